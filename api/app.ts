@@ -1,0 +1,65 @@
+import Koa from 'koa';
+import Router, { type RouterMiddleware } from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import type { Services } from '../src/services';
+import { AppError, invalidRequest } from '../src/errors';
+import type { AppState } from './context';
+import { errorEnvelope } from './middleware/errors';
+import { requestLog } from './middleware/request-log';
+import { adminAuth, apiKeyAuth, requirePermission } from './middleware/auth';
+import { RequestRateLimit } from './middleware/rate-limit';
+import { mountRoutes, type Access, type AnyRoute } from './route';
+import { buildOpenApiDocument } from './openapi';
+import { healthRoutes } from './routes/health';
+import { adminRoutes } from './routes/admin';
+import { publicApiRoutes } from './routes/public-api';
+
+function refuseBody(err: Error & { status?: number }): never {
+  if (err.status === 413) throw new AppError(413, 'INVALID_REQUEST', 'Request body is larger than 5 MB');
+  throw invalidRequest('Request body is not valid JSON');
+}
+
+export interface ApiApp {
+  app: Koa<AppState>;
+  rateLimit: RequestRateLimit;
+  openApi: ReturnType<typeof buildOpenApiDocument>;
+}
+
+/** The whole HTTP surface: public API, operator API, health, OpenAPI. No slow work happens inline. */
+export async function createApp(services: Services): Promise<ApiApp> {
+  const rateLimit = await RequestRateLimit.create({
+    perSecond: services.config.RATE_LIMIT_PER_SECOND,
+    store: services.config.RATE_LIMIT_STORE,
+    db: services.db,
+  });
+  const publicRoutes: AnyRoute[] = [...healthRoutes(services), ...publicApiRoutes(services)];
+  const openApi = buildOpenApiDocument(publicRoutes);
+
+  const authenticate = apiKeyAuth(services.apiKeys);
+  const operator = adminAuth(services.config.ADMIN_TOKEN);
+  const limit = rateLimit.middleware();
+  const guards = (access: Access): RouterMiddleware<AppState>[] => {
+    switch (access.kind) {
+      case 'public':
+        return [];
+      case 'admin':
+        return [operator];
+      case 'apiKey':
+        return [authenticate, limit, requirePermission(access.permission)];
+    }
+  };
+
+  const router = new Router<AppState>();
+  router.get('/api/v1/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+  mountRoutes(router, [...publicRoutes, ...adminRoutes(services)], guards);
+
+  const app = new Koa<AppState>();
+  app.proxy = true;
+  app.use(requestLog(services.logger));
+  app.use(errorEnvelope);
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '5mb', encoding: 'utf-8', onError: refuseBody }));
+  app.use(router.routes());
+  return { app, rateLimit, openApi };
+}

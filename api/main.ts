@@ -1,0 +1,34 @@
+import { loadConfig } from '../src/config';
+import { createLogger } from '../src/logger';
+import { openDatabase } from '../src/db/data-source';
+import { connectTemporal } from '../src/temporal/client';
+import { createServices } from '../src/services';
+import { startApi } from './server';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.LOG_LEVEL, 'api');
+  const db = await openDatabase(config.DATABASE_URL);
+  const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const services = createServices({ db, config, logger, temporal });
+  const api = await startApi(services, config.PORT);
+  logger.info({ url: api.url }, 'api listening');
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await api.close();
+    await temporal.connection.close();
+    await db.destroy();
+    logger.info('api stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

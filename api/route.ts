@@ -1,0 +1,101 @@
+import Router, { type RouterMiddleware } from '@koa/router';
+import { z } from 'zod';
+import type { Permission } from '../src/db/entities/api-key';
+import { invalidRequest, notFound, validationError, type FieldProblem } from '../src/errors';
+import type { Caller } from '../src/services/api-keys';
+import type { AppContext, AppState } from './context';
+
+export type Access = { kind: 'public' } | { kind: 'apiKey'; permission: Permission } | { kind: 'admin' };
+
+export interface RouteInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  /** Set on every apiKey route: the key, its account and its permissions. */
+  caller: Caller;
+  ctx: AppContext;
+}
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI form, `{name}` for parameters. */
+  path: string;
+  operationId: string;
+  summary: string;
+  tags: string[];
+  access: Access;
+  body?: B;
+  query?: Q;
+  params?: P;
+  /** The lowest 2xx status is the one answered. */
+  responses: Record<number, ResponseSpec>;
+  handle(input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>): Promise<unknown> | unknown;
+}
+
+export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType>;
+
+/** Keeps each route's schemas beside its handler: they validate, type the handler and feed OpenAPI. */
+export function defineRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
+  def: RouteDef<B, Q, P>,
+): AnyRoute {
+  return def as unknown as AnyRoute;
+}
+
+export function fieldProblems(error: z.ZodError, prefix?: string): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        field: base ? `${base}.${key}` : key,
+        message: `"${key}" is not a known field here`,
+      }));
+    }
+    return [{ field: base, message: issue.message }];
+  });
+}
+
+const successStatus = (route: AnyRoute) =>
+  Number(Object.keys(route.responses).map(Number).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200);
+
+/**
+ * Registers routes on a Koa router. `guards` turn an access rule into middleware (auth,
+ * permission, rate limit); the registry itself only validates and calls the handler.
+ */
+export function mountRoutes(
+  router: Router<AppState>,
+  routes: AnyRoute[],
+  guards: (access: Access) => RouterMiddleware<AppState>[],
+): void {
+  for (const route of routes) {
+    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const status = successStatus(route);
+    router[route.method](koaPath, ...guards(route.access), async (ctx) => {
+      const params = parse(route.params, ctx.params, (e) => {
+        // A malformed id names no resource, so it answers like an unknown one.
+        void e;
+        return notFound();
+      });
+      const query = parse(route.query, ctx.query, (e) =>
+        invalidRequest(`Invalid query parameters: ${fieldProblems(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
+          details: fieldProblems(e),
+        }),
+      );
+      const body = parse(route.body, (ctx.request as { body?: unknown }).body ?? {}, (e) => validationError(fieldProblems(e)));
+      const result = await route.handle({ body, query, params, caller: ctx.state.caller as Caller, ctx });
+      ctx.status = status;
+      if (status !== 204 && result !== undefined) ctx.body = result;
+    });
+  }
+}
+
+function parse<T>(schema: z.ZodType | undefined, value: unknown, fail: (e: z.ZodError) => Error): T {
+  if (!schema) return value as T;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw fail(parsed.error);
+  return parsed.data as T;
+}

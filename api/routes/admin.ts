@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { PERMISSIONS } from '../../src/db/entities/api-key';
+import { CRM_PROVIDERS } from '../../src/services/crm-connections';
+import type { Services } from '../../src/services';
+import { errorEnvelope, uuidParam } from '../schemas/common';
+import { defineRoute } from '../route';
+
+const admin = { kind: 'admin' } as const;
+const tags = ['operator'];
+const adminErrors = {
+  401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
+  404: { description: 'Unknown account or key', schema: errorEnvelope },
+  422: { description: 'Invalid body', schema: errorEnvelope },
+};
+
+/** Credits move in halves (0.5 per found email), so grants are multiples of 0.5. */
+const creditAmount = z
+  .number()
+  .positive()
+  .max(1_000_000_000)
+  .refine((n) => Number.isInteger(n * 2), 'must be a multiple of 0.5');
+
+export const createAccountBody = z.strictObject({ name: z.string().trim().min(1).max(255), credits: creditAmount.optional() });
+export const addCreditsBody = z.strictObject({ amount: creditAmount });
+export const createApiKeyBody = z.strictObject({
+  name: z.string().max(255).optional(),
+  permissions: z.array(z.enum(PERMISSIONS)).min(1).optional(),
+});
+export const crmConnectionBody = z.strictObject({
+  provider: z.enum(CRM_PROVIDERS),
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+export function adminRoutes(services: Services) {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/accounts',
+      operationId: 'adminCreateAccount',
+      summary: 'Create an account, optionally with starting credits',
+      tags,
+      access: admin,
+      body: createAccountBody,
+      responses: { 201: { description: 'Created', schema: z.object({ id: z.uuid(), name: z.string(), creditBalance: z.number() }) }, ...adminErrors },
+      handle: ({ body }) => services.accounts.create(body.name, body.credits ?? 0),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/accounts/{accountId}/credits',
+      operationId: 'adminAddCredits',
+      summary: 'Add credits to an account',
+      tags,
+      access: admin,
+      params: uuidParam('accountId'),
+      body: addCreditsBody,
+      responses: { 200: { description: 'New balance', schema: z.object({ creditBalance: z.number() }) }, ...adminErrors },
+      handle: ({ params, body }) => services.accounts.addCredits(params.accountId, body.amount),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/accounts/{accountId}/api-keys',
+      operationId: 'adminCreateApiKey',
+      summary: 'Create an API key; the key and its webhook secret are shown only in this answer',
+      tags,
+      access: admin,
+      params: uuidParam('accountId'),
+      body: createApiKeyBody,
+      responses: {
+        201: {
+          description: 'Created',
+          schema: z.object({ id: z.uuid(), apiKey: z.string(), webhookSecret: z.string(), permissions: z.array(z.enum(PERMISSIONS)) }),
+        },
+        ...adminErrors,
+      },
+      handle: async ({ params, body }) => {
+        await services.accounts.require(params.accountId);
+        return services.apiKeys.create(params.accountId, body);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/admin/v1/api-keys/{keyId}',
+      operationId: 'adminRevokeApiKey',
+      summary: 'Revoke an API key; it answers 401 INVALID_API_KEY from then on',
+      tags,
+      access: admin,
+      params: uuidParam('keyId'),
+      responses: { 204: { description: 'Revoked' }, ...adminErrors },
+      handle: ({ params }) => services.apiKeys.revoke(params.keyId),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/api-keys/{keyId}/webhook-secret',
+      operationId: 'adminRegenerateWebhookSecret',
+      summary: 'Regenerate the webhook secret of a key; the old one signs nothing from then on',
+      tags,
+      access: admin,
+      params: uuidParam('keyId'),
+      responses: { 200: { description: 'New secret', schema: z.object({ webhookSecret: z.string() }) }, ...adminErrors },
+      handle: ({ params }) => services.apiKeys.regenerateWebhookSecret(params.keyId),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/accounts/{accountId}/crm-connections',
+      operationId: 'adminRecordCrmConnection',
+      summary: "Record a CRM connection (stands in for the dashboard's OAuth)",
+      tags,
+      access: admin,
+      params: uuidParam('accountId'),
+      body: crmConnectionBody,
+      responses: {
+        201: {
+          description: 'Recorded',
+          schema: z.object({ id: z.uuid(), provider: z.string(), connected: z.boolean(), connectedAt: z.string() }),
+        },
+        ...adminErrors,
+      },
+      handle: ({ params, body }) => services.crmConnections.record(params.accountId, body),
+    }),
+  ];
+}

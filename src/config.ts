@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/** `1s`, `30s`, `15m`, `1h` (and plain milliseconds) → milliseconds. */
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (!match) throw new Error(`not a duration: ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] as number;
+  return Number(match[1]) * unit;
+}
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+
+const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+function schemaFor(env: NodeJS.ProcessEnv) {
+  const production = env.NODE_ENV === 'production';
+  return z.object({
+    NODE_ENV: z.string().default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z.string().min(1),
+    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
+    TEMPORAL_NAMESPACE: z.string().default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().default('signals'),
+    ADMIN_TOKEN: z.string().min(16),
+    SECRETS_KEY: z
+      .string()
+      .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
+    SIGNAL_EVALUATION_INTERVAL: z.string().default('15m').transform(parseDuration),
+    WEBHOOK_TIMEOUT_MS: int(10_000),
+    WEBHOOK_RETRY_INITIAL_MS: int(5_000),
+    WEBHOOK_RETRY_MAX_INTERVAL_MS: int(3_600_000),
+    WEBHOOK_RETRY_WINDOW_MS: int(86_400_000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(!production),
+    DEMO_DATA: bool(false),
+    ENRICHMENT_LIVE_LATENCY_MS: z.coerce.number().int().min(0).default(3000),
+    ENRICHMENT_CONCURRENCY_PER_KEY: int(10),
+    RATE_LIMIT_PER_SECOND: int(100),
+    RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
+    LEMLIST_API_URL: z.string().url().default('https://api.lemlist.com/api'),
+    INSTANTLY_API_URL: z.string().url().default('https://api.instantly.ai/api/v2'),
+    SMARTLEAD_API_URL: z.string().url().default('https://server.smartlead.ai/api/v1'),
+    HUBSPOT_API_URL: z.string().url().default('https://api.hubapi.com'),
+    LOG_LEVEL: z.string().default(production ? 'info' : 'info'),
+  });
+}
+
+export type Config = z.output<ReturnType<typeof schemaFor>>;
+
+/** Reads the environment once at start-up and refuses to start on a bad value, naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schemaFor(env).safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}
+
+export function deliveryTaskQueue(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): string {
+  return `${config.TEMPORAL_TASK_QUEUE}-deliveries`;
+}

@@ -1,0 +1,28 @@
+import { DataSource } from 'typeorm';
+import { Account } from '../db/entities/account';
+import { notFound } from '../errors';
+import { Credits } from './credits';
+
+export class Accounts {
+  constructor(
+    private readonly db: DataSource,
+    private readonly credits: Credits,
+  ) {}
+
+  async create(name: string, initialCredits = 0): Promise<{ id: string; name: string; creditBalance: number }> {
+    const account = await this.db.getRepository(Account).save({ name });
+    const creditBalance = initialCredits > 0 ? await this.credits.grant(account.id, initialCredits) : 0;
+    return { id: account.id, name: account.name, creditBalance };
+  }
+
+  async require(accountId: string): Promise<Account> {
+    const account = await this.db.getRepository(Account).findOneBy({ id: accountId });
+    if (!account) throw notFound('Account');
+    return account;
+  }
+
+  async addCredits(accountId: string, amount: number): Promise<{ creditBalance: number }> {
+    await this.require(accountId);
+    return { creditBalance: await this.credits.grant(accountId, amount) };
+  }
+}

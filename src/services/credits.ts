@@ -1,0 +1,108 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { AppError, insufficientCredits } from '../errors';
+
+export interface Charge {
+  accountId: string;
+  credits: number;
+  operation: string;
+  idempotencyKey: string;
+  signalId?: string | null;
+  leadId?: string | null;
+}
+
+export interface UsageItem {
+  id: string;
+  at: string;
+  operation: string;
+  signalId?: string;
+  leadId?: string;
+  credits: number;
+}
+
+export type ChargeOutcome = 'charged' | 'already_charged' | 'insufficient';
+
+/**
+ * The credit ledger. Every movement is one row with a unique idempotency key, and the
+ * account's balance moves in the same statement batch, so a retried activity never
+ * bills twice and the balance never drifts from the ledger.
+ */
+export class Credits {
+  constructor(private readonly db: DataSource) {}
+
+  async balance(accountId: string): Promise<number> {
+    const rows = await this.db.query(`SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
+    if (rows.length === 0) throw new AppError(404, 'NOT_FOUND', 'Account not found');
+    return Number(rows[0].credit_balance);
+  }
+
+  async usage(
+    accountId: string,
+    filter: { from?: Date; to?: Date; signalId?: string; limit: number; offset: number },
+  ): Promise<{ items: UsageItem[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+    const where = ['account_id = $1'];
+    const args: unknown[] = [accountId];
+    if (filter.from) where.push(`created_at >= $${args.push(filter.from)}`);
+    if (filter.to) where.push(`created_at < $${args.push(filter.to)}`);
+    if (filter.signalId) where.push(`signal_id = $${args.push(filter.signalId)}`);
+    const clause = where.join(' AND ');
+    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM credit_ledger WHERE ${clause}`, args);
+    const rows = await this.db.query(
+      `SELECT id, created_at, operation, signal_id, lead_id, credits FROM credit_ledger WHERE ${clause}
+       ORDER BY created_at DESC, id DESC LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
+      [...args, filter.limit, filter.offset],
+    );
+    const items = rows.map((row: Record<string, unknown>) => ({
+      id: row.id as string,
+      at: (row.created_at as Date).toISOString(),
+      operation: row.operation as string,
+      ...(row.signal_id ? { signalId: row.signal_id as string } : {}),
+      ...(row.lead_id ? { leadId: row.lead_id as string } : {}),
+      credits: Number(row.credits),
+    }));
+    return { items, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + items.length < total };
+  }
+
+  async grant(accountId: string, credits: number, idempotencyKey = `grant:${randomUUID()}`): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const outcome = await this.apply(tx, { accountId, credits, operation: 'grant', idempotencyKey });
+      if (outcome === 'insufficient') throw insufficientCredits();
+      return this.balanceIn(tx, accountId);
+    });
+  }
+
+  /**
+   * Debits inside the caller's transaction (lead production inserts the lead in the same one).
+   * Never takes the balance below zero.
+   */
+  async charge(tx: EntityManager, charge: Charge): Promise<ChargeOutcome> {
+    return this.apply(tx, { ...charge, credits: -Math.abs(charge.credits) });
+  }
+
+  private async apply(tx: EntityManager, entry: Charge): Promise<ChargeOutcome> {
+    const inserted = await tx.query(
+      `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING id`,
+      [entry.accountId, entry.credits, entry.operation, entry.signalId ?? null, entry.leadId ?? null, entry.idempotencyKey],
+    );
+    if (inserted.length === 0) return 'already_charged';
+    const [, updated] = await tx.query(
+      `UPDATE accounts SET credit_balance = credit_balance + $2
+       WHERE id = $1 AND credit_balance + $2 >= 0`,
+      [entry.accountId, entry.credits],
+    );
+    if (updated === 0) {
+      // Undo the ledger row we just wrote: a refused charge leaves no trace.
+      await tx.query(`DELETE FROM credit_ledger WHERE id = $1`, [inserted[0].id]);
+      return 'insufficient';
+    }
+    return 'charged';
+  }
+
+  private async balanceIn(tx: EntityManager, accountId: string): Promise<number> {
+    const rows = await tx.query(`SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
+    return Number(rows[0].credit_balance);
+  }
+}

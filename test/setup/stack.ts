@@ -1,0 +1,96 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection, Worker } from '@temporalio/worker';
+import type { DataSource } from 'typeorm';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openDatabase } from '../../src/db/data-source';
+import { connectTemporal } from '../../src/temporal/client';
+import { createServices, type Services } from '../../src/services';
+import { startApi, type RunningApi } from '../../api/server';
+import { createWorker } from '../../worker/worker';
+import { createTestDatabase } from './database';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
+
+export interface RunningWorker {
+  worker: Worker;
+  connection: NativeConnection;
+  running: Promise<void>;
+}
+
+export interface Stack {
+  config: Config;
+  db: DataSource;
+  temporal: Client;
+  services: Services;
+  api: RunningApi;
+  url: string;
+  worker?: RunningWorker;
+  startWorker(): Promise<RunningWorker>;
+  stopWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service for one test file: its own PostgreSQL database and task queue on the
+ * shared dev servers, the API on a free port and a worker in this process.
+ */
+export async function startStack(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
+  if (!temporalAddress) throw new Error('TEST_TEMPORAL_ADDRESS is not set: run the tests through jest (global setup)');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: temporalAddress,
+    TEMPORAL_TASK_QUEUE: `test-${randomUUID()}`,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DEMO_DATA: 'false',
+    ...options.env,
+  });
+  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const db = await openDatabase(config.DATABASE_URL, 5);
+  const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const services = createServices({ db, config, logger, temporal });
+  const api = await startApi(services, 0, '127.0.0.1');
+
+  const stack: Stack = {
+    config,
+    db,
+    temporal,
+    services,
+    api,
+    url: api.url,
+    async startWorker() {
+      const { worker, connection } = await createWorker(services, {
+        address: config.TEMPORAL_ADDRESS,
+        namespace: config.TEMPORAL_NAMESPACE,
+        taskQueue: config.TEMPORAL_TASK_QUEUE,
+        workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
+      });
+      const running = worker.run();
+      stack.worker = { worker, connection, running };
+      return stack.worker;
+    },
+    async stopWorker() {
+      const current = stack.worker;
+      if (!current) return;
+      stack.worker = undefined;
+      current.worker.shutdown();
+      await current.running;
+      await current.connection.close();
+    },
+    async stop() {
+      await stack.stopWorker();
+      await api.close();
+      await temporal.connection.close();
+      await db.destroy();
+      await database.drop();
+    },
+  };
+  if (options.worker !== false) await stack.startWorker();
+  return stack;
+}

@@ -1,0 +1,1 @@
+export { probeWorkflow, proceedSignal } from './probe';
