@@ -9,6 +9,15 @@ export function createActivities(services: Services) {
     async recordProbeStep(probeId: string, step: number): Promise<number> {
       return services.workflowProbes.recordStep(probeId, step);
     },
+    async produceLeads(signalId: string) {
+      return services.leadProduction.produceBatch(signalId);
+    },
+    async markLeadsHandedOff(leadIds: string[]): Promise<void> {
+      await services.leadProduction.markHandedOff(leadIds);
+    },
+    async findLeadEmail(leadId: string) {
+      return services.leads.findEmail(leadId);
+    },
   };
 }
 

@@ -1,9 +1,14 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { Permission } from '../src/db/entities/api-key';
-import { invalidRequest, notFound, validationError, type FieldProblem } from '../src/errors';
+import { fieldProblemsOf, invalidRequest, notFound, validationError } from '../src/errors';
 import type { Caller } from '../src/services/api-keys';
 import type { AppContext, AppState } from './context';
+
+/** A body that is already JSON text (stored lead payloads): sent as is, never parsed and re-serialised. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 
 export type Access = { kind: 'public' } | { kind: 'apiKey'; permission: Permission } | { kind: 'admin' };
 
@@ -46,19 +51,6 @@ export function defineRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodT
   return def as unknown as AnyRoute;
 }
 
-export function fieldProblems(error: z.ZodError, prefix?: string): FieldProblem[] {
-  return error.issues.flatMap((issue) => {
-    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        field: base ? `${base}.${key}` : key,
-        message: `"${key}" is not a known field here`,
-      }));
-    }
-    return [{ field: base, message: issue.message }];
-  });
-}
-
 const successStatus = (route: AnyRoute) =>
   Number(Object.keys(route.responses).map(Number).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200);
 
@@ -81,14 +73,19 @@ export function mountRoutes(
         return notFound();
       });
       const query = parse(route.query, ctx.query, (e) =>
-        invalidRequest(`Invalid query parameters: ${fieldProblems(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
-          details: fieldProblems(e),
+        invalidRequest(`Invalid query parameters: ${fieldProblemsOf(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
+          details: fieldProblemsOf(e),
         }),
       );
-      const body = parse(route.body, (ctx.request as { body?: unknown }).body ?? {}, (e) => validationError(fieldProblems(e)));
+      const body = parse(route.body, (ctx.request as { body?: unknown }).body ?? {}, (e) => validationError(fieldProblemsOf(e)));
       const result = await route.handle({ body, query, params, caller: ctx.state.caller as Caller, ctx });
       ctx.status = status;
-      if (status !== 204 && result !== undefined) ctx.body = result;
+      if (result instanceof JsonText) {
+        ctx.type = 'application/json';
+        ctx.body = result.text;
+      } else if (status !== 204 && result !== undefined) {
+        ctx.body = result;
+      }
     });
   }
 }

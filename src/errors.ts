@@ -21,6 +21,24 @@ export interface FieldProblem {
   message: string;
 }
 
+interface SchemaIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+}
+
+/** A schema failure as one problem per field; an unknown key is named in its own problem. */
+export function fieldProblemsOf(error: { issues: SchemaIssue[] }, prefix?: string): FieldProblem[] {
+  return error.issues.flatMap((issue) => {
+    const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      return issue.keys.map((key) => ({ field: base ? `${base}.${key}` : key, message: `"${key}" is not a known field here` }));
+    }
+    return [{ field: base, message: issue.message }];
+  });
+}
+
 export const invalidRequest = (message: string, extra: Record<string, unknown> = {}) =>
   new AppError(400, 'INVALID_REQUEST', message, extra);
 

@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   });
   // Worker.run installs SIGINT/SIGTERM handlers that drain in-flight tasks before resolving.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
-  await worker.run();
+  const running = worker.run();
+  const reconciled = await services.signalLifecycle.reconcileActiveSignals();
+  logger.info({ reconciled }, 'active signals have their workflows');
+  await running;
   await connection.close();
   await temporal.connection.close();
   await db.destroy();

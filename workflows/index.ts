@@ -1,1 +1,3 @@
 export { probeWorkflow, proceedSignal } from './probe';
+export { signalWorkflow } from './signal';
+export { leadWorkflow } from './lead';

@@ -103,6 +103,20 @@ export function adminRoutes(services: Services) {
     }),
     defineRoute({
       method: 'post',
+      path: '/admin/v1/signals/{signalId}/evaluate',
+      operationId: 'adminEvaluateSignal',
+      summary: "Evaluate an active signal now instead of waiting for its interval",
+      tags,
+      access: admin,
+      params: uuidParam('signalId'),
+      responses: { 202: { description: 'Evaluation requested' }, 409: { description: 'The signal is not active (SIGNAL_NOT_ACTIVE)', schema: errorEnvelope }, ...adminErrors },
+      handle: async ({ params }) => {
+        await services.signalLifecycle.evaluateNow(params.signalId);
+        return { signalId: params.signalId, evaluation: 'requested' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
       path: '/admin/v1/accounts/{accountId}/crm-connections',
       operationId: 'adminRecordCrmConnection',
       summary: "Record a CRM connection (stands in for the dashboard's OAuth)",

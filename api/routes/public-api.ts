@@ -1,8 +1,12 @@
 import type { Services } from '../../src/services';
 import type { AnyRoute } from '../route';
+import { catalogueRoutes } from './catalogue';
 import { creditRoutes } from './credits';
+import { signalRoutes } from './signals';
+import { watchlistRoutes } from './watchlists';
+import { leadRoutes } from './leads';
 
-/** Every route under /api/v1. Each capability adds its router module here. */
+/** Every route under /api/v1. Static paths come before `{signalId}` ones so they win the match. */
 export function publicApiRoutes(services: Services): AnyRoute[] {
-  return [...creditRoutes(services)];
+  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services)];
 }

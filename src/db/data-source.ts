@@ -5,10 +5,14 @@ import { ApiKey } from './entities/api-key';
 import { CreditLedgerEntry } from './entities/credit-ledger-entry';
 import { CrmConnection } from './entities/crm-connection';
 import { WorkflowProbe } from './entities/workflow-probe';
+import { Signal } from './entities/signal';
+import { WatchedCompany } from './entities/watched-company';
 import { Foundation1732240000000 } from './migrations/1732240000000-foundation';
+import { Signals1732240100000 } from './migrations/1732240100000-signals';
+import { LeadProduction1732240200000 } from './migrations/1732240200000-lead-production';
 
-export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe];
-export const migrations = [Foundation1732240000000];
+export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
+export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000];
 
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
 export function createDataSource(url: string, poolSize = 10): DataSource {

@@ -101,7 +101,7 @@ export class Credits {
     return 'charged';
   }
 
-  private async balanceIn(tx: EntityManager, accountId: string): Promise<number> {
+  async balanceIn(tx: EntityManager, accountId: string): Promise<number> {
     const rows = await tx.query(`SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
     return Number(rows[0].credit_balance);
   }

@@ -8,6 +8,14 @@ import { ApiKeys } from './api-keys';
 import { Credits } from './credits';
 import { CrmConnections } from './crm-connections';
 import { WorkflowProbes } from './workflow-probes';
+import { Ingestion } from './ingestion/ingestion';
+import { Clock } from '../clock';
+import { Watchlists } from './signals/watchlists';
+import { Signals } from './signals/signals';
+import type { SignalLifecycle } from './signals/lifecycle';
+import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
+import { LeadProduction } from './leads/production';
+import { Leads } from './leads/leads';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -15,6 +23,8 @@ export interface ServiceDeps {
   logger: Logger;
   /** Absent in processes that never start workflows. */
   temporal?: Client;
+  /** Tests pass their own to move business time. */
+  clock?: Clock;
 }
 
 /** The business rules, built once per process and shared by REST, the tool server and activities. */
@@ -22,14 +32,33 @@ export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.SECRETS_KEY);
   const credits = new Credits(deps.db);
   const accounts = new Accounts(deps.db, credits);
+  const clock = deps.clock ?? new Clock();
+  const crmConnections = new CrmConnections(deps.db, secrets, accounts);
+  const watchlists = new Watchlists(deps.db);
+  const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
+  const signals = new Signals(deps.db, {
+    config: deps.config,
+    clock,
+    watchlists,
+    crmConnections,
+    balance: (accountId, tx) => credits.balanceIn(tx, accountId),
+    lifecycle: (): SignalLifecycle => lifecycle,
+  });
   return {
     ...deps,
+    clock,
     secrets,
     credits,
     accounts,
     apiKeys: new ApiKeys(deps.db, secrets),
-    crmConnections: new CrmConnections(deps.db, secrets, accounts),
+    crmConnections,
+    watchlists,
+    signals,
+    signalLifecycle: lifecycle,
+    leadProduction: new LeadProduction(deps.db, credits, clock),
+    leads: new Leads(deps.db, credits),
     workflowProbes: new WorkflowProbes(deps.db),
+    ingestion: new Ingestion(deps.db),
   };
 }
 

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import type { Services } from '../../src/services';
+import { authErrors, errorEnvelope, uuidParam } from '../schemas/common';
+import {
+  createAccountWatchlistBody,
+  createJobChangesBody,
+  signalListQuery,
+  signalListSchema,
+  signalResourceSchema,
+  updateSignalBody,
+} from '../schemas/signals';
+import { defineRoute } from '../route';
+
+const tags = ['signals'];
+const read = { kind: 'apiKey', permission: 'read' } as const;
+const write = { kind: 'apiKey', permission: 'write' } as const;
+const signalParam = uuidParam('signalId');
+const notFound = { 404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope } };
+const writeErrors = {
+  400: { description: 'MISSING_REQUIRED_FIELDS, INVALID_LOCATION or INVALID_REQUEST', schema: errorEnvelope },
+  402: { description: 'Activating with no credits (INSUFFICIENT_CREDITS)', schema: errorEnvelope },
+  422: { description: 'Schema failure, including a config field that does not exist for the type (VALIDATION_ERROR)', schema: errorEnvelope },
+};
+
+export function signalRoutes(services: Services) {
+  const { signals } = services;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/job-changes',
+      operationId: 'createJobChangesSignal',
+      summary: 'Create a job-changes signal (2 credits per lead, +0.5 per email found)',
+      tags,
+      access: write,
+      body: createJobChangesBody,
+      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
+      handle: ({ caller, body }) => signals.create(caller, 'job_changes', body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/account-watchlist',
+      operationId: 'createAccountWatchlistSignal',
+      summary: 'Create an account-watchlist signal (3 credits per lead); answers the import result of the companies',
+      tags,
+      access: write,
+      body: createAccountWatchlistBody,
+      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
+      handle: ({ caller, body }) => signals.create(caller, 'account_watchlist', body),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/signals',
+      operationId: 'listSignals',
+      summary: "The account's signals, newest first",
+      tags,
+      access: read,
+      query: signalListQuery,
+      responses: { 200: { description: 'Signals page', schema: signalListSchema }, ...authErrors },
+      handle: ({ caller, query }) => signals.list(caller, query),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/signals/{signalId}',
+      operationId: 'getSignal',
+      summary: 'One signal, with applied settings and warnings',
+      tags,
+      access: read,
+      params: signalParam,
+      responses: { 200: { description: 'Signal', schema: signalResourceSchema }, ...notFound, ...authErrors },
+      handle: ({ caller, params }) => signals.get(caller.accountId, params.signalId),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/api/v1/signals/{signalId}',
+      operationId: 'updateSignal',
+      summary: 'Change a signal: status, config (merged), webhook URL, destinations, name, cap, duplicate handling',
+      tags,
+      access: write,
+      params: signalParam,
+      body: updateSignalBody,
+      responses: {
+        200: { description: 'Updated signal', schema: signalResourceSchema },
+        409: { description: 'Enabling a destination that is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
+        ...writeErrors,
+        ...notFound,
+        ...authErrors,
+      },
+      handle: ({ caller, params, body }) => signals.update(caller, params.signalId, body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/{signalId}/pause',
+      operationId: 'pauseSignal',
+      summary: 'Pause a signal: it produces nothing until resumed',
+      tags,
+      access: write,
+      params: signalParam,
+      responses: { 200: { description: 'Paused signal', schema: signalResourceSchema }, ...notFound, ...authErrors },
+      handle: ({ caller, params }) => signals.setStatus(caller, params.signalId, 'paused'),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/{signalId}/resume',
+      operationId: 'resumeSignal',
+      summary: 'Resume (activate) a signal; checks required fields and credits as creation does',
+      tags,
+      access: write,
+      params: signalParam,
+      responses: { 200: { description: 'Active signal', schema: signalResourceSchema }, ...writeErrors, ...notFound, ...authErrors },
+      handle: ({ caller, params }) => signals.setStatus(caller, params.signalId, 'active'),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/signals/{signalId}',
+      operationId: 'deleteSignal',
+      summary: 'Delete a signal: pending deliveries are cancelled and nothing further is billed; afterwards 404',
+      tags,
+      access: write,
+      params: signalParam,
+      responses: { 204: { description: 'Deleted' }, ...notFound, ...authErrors },
+      handle: ({ caller, params }) => signals.delete(caller.accountId, params.signalId),
+    }),
+  ];
+}
+
+export const signalIdParam = signalParam;
+export type SignalIdParam = z.output<typeof signalParam>;

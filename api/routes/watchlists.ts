@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import type { Services } from '../../src/services';
+import { notFound } from '../../src/errors';
+import { authErrors, errorEnvelope, pageEnvelope, pageQuery, uuidParam } from '../schemas/common';
+import { importResult, removeWatchedCompaniesBody, watchedCompaniesBody } from '../schemas/signals';
+import { defineRoute } from '../route';
+
+const tags = ['watchlists'];
+const params = uuidParam('signalId');
+const errors = { 404: { description: 'Unknown signal, or not an account watchlist (NOT_FOUND)', schema: errorEnvelope }, ...authErrors };
+const watchedCompany = z
+  .object({ id: z.uuid(), name: z.string().nullable(), domain: z.string().nullable(), linkedinUrl: z.string().nullable(), addedAt: z.string() })
+  .meta({ id: 'WatchedCompany' });
+
+export function watchlistRoutes(services: Services) {
+  const watchlistOf = async (accountId: string, signalId: string) => {
+    const signal = await services.signals.requireOwned(accountId, signalId);
+    if (signal.signalTypeId !== 'account_watchlist') throw notFound('Watchlist');
+    return signal;
+  };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/watchlists/{signalId}/companies',
+      operationId: 'listWatchedCompanies',
+      summary: 'The companies an account-watchlist signal watches',
+      tags,
+      access: { kind: 'apiKey', permission: 'read' },
+      params,
+      query: pageQuery,
+      responses: { 200: { description: 'Watched companies', schema: z.object({ items: z.array(watchedCompany), ...pageEnvelope }) }, ...errors },
+      handle: async ({ caller, params, query }) => {
+        await watchlistOf(caller.accountId, params.signalId);
+        return services.watchlists.list(params.signalId, query);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/watchlists/{signalId}/companies',
+      operationId: 'addWatchedCompanies',
+      summary: 'Add companies (names, domains, company URLs or objects); answers watched, rejected and alreadyWatched',
+      tags,
+      access: { kind: 'apiKey', permission: 'write' },
+      params,
+      body: watchedCompaniesBody,
+      responses: { 200: { description: 'Import result', schema: importResult }, ...errors },
+      handle: async ({ caller, params, body }) => {
+        await watchlistOf(caller.accountId, params.signalId);
+        const result = await services.db.transaction((tx) => services.watchlists.import(tx, params.signalId, body.companies));
+        return result;
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/v1/watchlists/{signalId}/companies',
+      operationId: 'removeWatchedCompanies',
+      summary: 'Remove watched companies by entry id or by the same identifiers an upload uses',
+      tags,
+      access: { kind: 'apiKey', permission: 'write' },
+      params,
+      body: removeWatchedCompaniesBody,
+      responses: { 200: { description: 'Removed', schema: z.object({ removed: z.number().int() }) }, ...errors },
+      handle: async ({ caller, params, body }) => {
+        await watchlistOf(caller.accountId, params.signalId);
+        return services.watchlists.remove(params.signalId, body);
+      },
+    }),
+  ];
+}

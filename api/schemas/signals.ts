@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
+import { accountWatchlistConfig, companyEntries, companyEntry, jobChangesConfig } from '../../src/services/signals/config';
+import { destinationsPatch } from '../../src/services/signals/destinations';
+import { SIGNAL_TYPE_IDS } from '../../src/services/signals/signal-types';
+import { pageEnvelope, pageQuery } from './common';
+
+const name = z.string().trim().min(1).max(255);
+const status = z.enum(SIGNAL_STATUSES).meta({ description: 'draft (default), active or paused' });
+const webhookUrl = z
+  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
+  .max(2048)
+  .nullable()
+  .optional()
+  .meta({ description: 'Where each lead is POSTed, signed; optional (read by polling or routed to destinations otherwise)' });
+const dailyLeadLimit = z.number().int().min(1).max(999_999);
+export const duplicateHandling = z
+  .string()
+  .regex(/^(refuse|allow|[1-9]\d{0,3}d)$/, 'must be "refuse", "allow" or "<X>d" such as "30d"')
+  .meta({ description: 'refuse, allow, or <X>d to accept a repeated subject again after X days' });
+
+const creation = {
+  name,
+  webhookUrl,
+  dailyLeadLimit: dailyLeadLimit.default(100),
+  duplicateHandling: duplicateHandling.optional(),
+  status: status.default('draft'),
+};
+
+export const createJobChangesBody = z.strictObject({ ...creation, config: jobChangesConfig }).meta({ id: 'CreateJobChangesSignal' });
+export const createAccountWatchlistBody = z
+  .strictObject({ ...creation, config: accountWatchlistConfig })
+  .meta({ id: 'CreateAccountWatchlistSignal' });
+
+export const updateSignalBody = z
+  .strictObject({
+    name: name.optional(),
+    status: status.optional(),
+    config: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: "Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field" }),
+    webhookUrl,
+    destinations: destinationsPatch.optional(),
+    dailyLeadLimit: dailyLeadLimit.optional(),
+    duplicateHandling: duplicateHandling.optional(),
+  })
+  .meta({ id: 'UpdateSignal' });
+
+export const signalListQuery = pageQuery.extend({
+  status: status.optional(),
+  signalTypeId: z.enum(SIGNAL_TYPE_IDS).optional(),
+  createdByThisKey: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
+
+const warning = z
+  .object({ code: z.string(), field: z.string(), message: z.string(), severity: z.enum(['info', 'warning']), values: z.array(z.string()) })
+  .meta({ id: 'SignalWarning' });
+
+export const importResult = z
+  .object({ watched: z.number().int(), rejected: z.number().int(), alreadyWatched: z.number().int() })
+  .meta({ id: 'WatchlistImportResult' });
+
+export const signalResourceSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    status,
+    signalTypeId: z.string(),
+    webhookUrl: z.string().nullable(),
+    config: z.record(z.string(), z.unknown()).nullable(),
+    destinations: z.record(z.string(), z.unknown()),
+    dailyLeadLimit: z.number().int(),
+    leadsToday: z.number().int(),
+    leadsTotal: z.number().int(),
+    duplicateHandling: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    lastLeadAt: z.string().nullable(),
+    applied: z.record(z.string(), z.unknown()),
+    warnings: z.array(warning),
+    watchlist: importResult.optional(),
+  })
+  .meta({ id: 'Signal' });
+
+export const signalListSchema = z.object({ signals: z.array(signalResourceSchema), ...pageEnvelope });
+
+export const watchedCompaniesBody = z.strictObject({ companies: companyEntries.min(1) });
+export const removeWatchedCompaniesBody = z
+  .strictObject({ ids: z.array(z.uuid()).max(10_000).optional(), companies: z.array(companyEntry).max(10_000).optional() })
+  .refine((b) => (b.ids?.length ?? 0) + (b.companies?.length ?? 0) > 0, 'give ids or companies to remove');

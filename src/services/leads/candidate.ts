@@ -1,0 +1,42 @@
+/** One row the evaluation queries return: an event with its company and, when person-level, its person. */
+export interface Candidate {
+  event_id: string;
+  event_type: string;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+  company_id: string;
+  company_name: string;
+  company_domain: string | null;
+  company_linkedin_url: string | null;
+  industry: string | null;
+  employee_count: number | null;
+  size_band: string | null;
+  hq_country_code: string | null;
+  hq_city: string | null;
+  description: string | null;
+  company_type: string | null;
+  founded_year: number | null;
+  tech_stack: string[];
+  person_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  persona: string | null;
+  person_linkedin_url: string | null;
+  email: string | null;
+  phone: string | null;
+  location: string | null;
+  city: string | null;
+  country_code: string | null;
+  subject_key: string;
+}
+
+/** The columns every candidate query selects; `c` is the company, `p` the lead's person (may be null). */
+export const CANDIDATE_COLUMNS = `
+  e.id AS event_id, e.type AS event_type, e.occurred_at, e.data,
+  c.id AS company_id, c.name AS company_name, c.domain AS company_domain, c.linkedin_url AS company_linkedin_url,
+  c.industry, c.employee_count, c.size_band, c.hq_country_code, c.hq_city, c.description, c.company_type,
+  c.founded_year, c.tech_stack,
+  p.id AS person_id, p.first_name, p.last_name, p.title, p.persona, p.linkedin_url AS person_linkedin_url,
+  p.email, p.phone, p.location, p.city, p.country_code,
+  CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END AS subject_key`;

@@ -1,0 +1,91 @@
+import { countryName } from '../../catalogue/locations';
+import {
+  JOB_CHANGE_LAST_SIGNAL_LABEL,
+  JOB_CHANGE_SIGNAL_FIELDS,
+  WATCHLIST_SIGNAL_FIELDS,
+  isWatchlistEventKey,
+  lastSignalLabel,
+} from '../../catalogue/watchlist-events';
+import type { Candidate } from './candidate';
+
+export interface LeadSignalInfo {
+  id: string;
+  name: string;
+  signalTypeId: string;
+  getPhones: boolean;
+}
+
+const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** Every field of the type's block is present: the event's value when it has one, else the empty string. */
+function signalBlock(signal: LeadSignalInfo, candidate: Candidate) {
+  const isWatchlist = signal.signalTypeId === 'account_watchlist';
+  const fields = isWatchlist ? WATCHLIST_SIGNAL_FIELDS : JOB_CHANGE_SIGNAL_FIELDS;
+  const block: Record<string, unknown> = {
+    id: signal.id,
+    name: signal.name,
+    type: signal.signalTypeId,
+    last_signal:
+      isWatchlist && isWatchlistEventKey(candidate.event_type) ? lastSignalLabel(candidate.event_type) : JOB_CHANGE_LAST_SIGNAL_LABEL,
+    last_signal_date: candidate.occurred_at.toISOString().slice(0, 10),
+  };
+  for (const field of fields) {
+    const value = candidate.data[field];
+    block[field] = value === undefined || value === null ? '' : value;
+  }
+  return block;
+}
+
+function contactBlock(leadId: string, createdAt: Date, signal: LeadSignalInfo, c: Candidate) {
+  if (!c.person_id) return '';
+  const country = c.country_code ?? '';
+  return {
+    lead_id: leadId,
+    created_at: createdAt.toISOString(),
+    first_name: text(c.first_name),
+    last_name: text(c.last_name),
+    // Emails are a paid extra: filled by the lead workflow when getEmails is on and one is found.
+    email: '',
+    phone: signal.getPhones ? text(c.phone) : '',
+    title: text(c.title),
+    location: c.location || [c.city, countryName(country) ?? country].filter(Boolean).join(', '),
+    city: text(c.city),
+    country_code: country,
+    linkedin_profile_url: text(c.person_linkedin_url),
+    sales_navigator_profile_url: '',
+    matched_persona: text(c.persona),
+  };
+}
+
+function companyBlock(c: Candidate) {
+  const country = c.hq_country_code ?? '';
+  return {
+    name: c.company_name,
+    website: c.company_domain ? `https://${c.company_domain}` : '',
+    linkedin_url: text(c.company_linkedin_url),
+    hq_country_code: country,
+    hq_city: text(c.hq_city),
+    tech_stack: c.tech_stack?.length ? c.tech_stack : '',
+    homepage_title: '',
+    meta_description: '',
+    description: text(c.description),
+    industry: text(c.industry),
+    location: [c.hq_city, countryName(country) ?? country].filter(Boolean).join(', '),
+    employee_count: c.employee_count ?? '',
+    employee_range: text(c.size_band),
+    headquarters: c.hq_city && country ? `${c.hq_city}, ${country}` : text(c.hq_city || country),
+    company_type: text(c.company_type),
+    founded_year: c.founded_year ?? '',
+  };
+}
+
+/** The lead exactly as the specification's Lead resource; stored once and served identically by every route. */
+export function buildLeadPayload(leadId: string, createdAt: Date, signal: LeadSignalInfo, candidate: Candidate) {
+  return {
+    signal: signalBlock(signal, candidate),
+    contact: contactBlock(leadId, createdAt, signal, candidate),
+    company: companyBlock(candidate),
+  };
+}
+
+export type LeadPayload = ReturnType<typeof buildLeadPayload>;

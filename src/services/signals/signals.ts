@@ -1,0 +1,213 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { Signal, type SignalStatus } from '../../db/entities/signal';
+import { AppError, conflict, fieldProblemsOf, notFound, validationError } from '../../errors';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import { validateLocations } from '../../catalogue/locations';
+import { resolveWatchlistSources } from '../../catalogue/watchlist-events';
+import type { Caller } from '../api-keys';
+import type { CrmConnections, CrmProvider } from '../crm-connections';
+import { CRM_PROVIDERS } from '../crm-connections';
+import { assertWebhookTarget } from '../webhook-targets';
+import { companyEntries, type CompanyEntry } from './config';
+import { assertActivatable } from './activation';
+import { mergeConfig } from './config-merge';
+import { mergeDestinations, type DestinationsPatch } from './destinations';
+import type { SignalLifecycle } from './lifecycle';
+import { signalResource, type SignalResource } from './resource';
+import { signalType, type SignalTypeId } from './signal-types';
+import type { ImportResult, Watchlists } from './watchlists';
+
+export interface CreateSignalInput {
+  name: string;
+  config: Record<string, unknown>;
+  webhookUrl?: string | null;
+  dailyLeadLimit: number;
+  duplicateHandling?: string;
+  status: SignalStatus;
+}
+
+export interface UpdateSignalInput {
+  name?: string;
+  status?: SignalStatus;
+  config?: Record<string, unknown>;
+  webhookUrl?: string | null;
+  destinations?: DestinationsPatch;
+  dailyLeadLimit?: number;
+  duplicateHandling?: string;
+}
+
+export interface SignalListFilter {
+  status?: SignalStatus;
+  signalTypeId?: string;
+  createdByThisKey?: boolean;
+  limit: number;
+  offset: number;
+}
+
+const INVALID_LOCATION_HINT = 'Check names first with GET /api/v1/enrichment/validate-location';
+
+/** Signals as resources: every REST call and tool on signals goes through here. */
+export class Signals {
+  constructor(
+    private readonly db: DataSource,
+    private readonly deps: {
+      config: Config;
+      clock: Clock;
+      watchlists: Watchlists;
+      crmConnections: CrmConnections;
+      balance: (accountId: string, tx: EntityManager) => Promise<number>;
+      lifecycle: () => SignalLifecycle;
+    },
+  ) {}
+
+  async create(caller: Caller, typeId: SignalTypeId, input: CreateSignalInput): Promise<SignalResource> {
+    const type = signalType(typeId);
+    const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
+    const stored = typeId === 'account_watchlist' ? withWatchlistDefaults(config) : config;
+    assertLocations(stored);
+    if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+
+    const { signal, imported } = await this.db.transaction(async (tx) => {
+      const signal = await tx.getRepository(Signal).save({
+        accountId: caller.accountId,
+        apiKeyId: caller.keyId,
+        name: input.name,
+        signalTypeId: typeId,
+        status: input.status,
+        webhookUrl: input.webhookUrl ?? null,
+        config: stored,
+        destinations: {},
+        dailyLeadLimit: input.dailyLeadLimit,
+        duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
+      });
+      const imported =
+        typeId === 'account_watchlist' ? await this.deps.watchlists.import(tx, signal.id, companies ?? []) : undefined;
+      if (input.status === 'active') {
+        const watched = typeId === 'account_watchlist' ? await this.deps.watchlists.count(signal.id, tx) : 0;
+        assertActivatable(signal, watched, await this.deps.balance(caller.accountId, tx));
+      }
+      return { signal, imported };
+    });
+    if (signal.status !== 'draft') await this.deps.lifecycle().statusChanged(signal, null);
+    return signalResource(signal, this.deps.clock, imported);
+  }
+
+  /** The signal of this account, or 404 for unknown ids, deleted signals and other accounts' signals alike. */
+  async requireOwned(accountId: string, signalId: string, tx: EntityManager = this.db.manager): Promise<Signal> {
+    const signal = await tx.getRepository(Signal).findOneBy({ id: signalId, accountId });
+    if (!signal || signal.deletedAt) throw notFound('Signal');
+    return signal;
+  }
+
+  async get(accountId: string, signalId: string): Promise<SignalResource> {
+    return signalResource(await this.requireOwned(accountId, signalId), this.deps.clock);
+  }
+
+  async list(caller: Caller, filter: SignalListFilter) {
+    const where = ['account_id = $1', 'deleted_at IS NULL'];
+    const args: unknown[] = [caller.accountId];
+    if (filter.status) where.push(`status = $${args.push(filter.status)}`);
+    if (filter.signalTypeId) where.push(`signal_type_id = $${args.push(filter.signalTypeId)}`);
+    if (filter.createdByThisKey) where.push(`api_key_id = $${args.push(caller.keyId)}`);
+    const repo = this.db.getRepository(Signal);
+    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM signals WHERE ${where.join(' AND ')}`, args);
+    const ids: { id: string }[] = await this.db.query(
+      `SELECT id FROM signals WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC
+       LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
+      [...args, filter.limit, filter.offset],
+    );
+    const rows = ids.length ? await repo.findBy(ids.map(({ id }) => ({ id }))) : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const signals = ids.map(({ id }) => signalResource(byId.get(id) as Signal, this.deps.clock));
+    return { signals, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + signals.length < total };
+  }
+
+  async update(caller: Caller, signalId: string, input: UpdateSignalInput): Promise<SignalResource> {
+    const current = await this.requireOwned(caller.accountId, signalId);
+    const type = signalType(current.signalTypeId);
+    const { companies, ...configPatch } = (input.config ?? {}) as { companies?: CompanyEntry[] } & Record<string, unknown>;
+    if (companies !== undefined && current.signalTypeId !== 'account_watchlist') {
+      throw validationError([{ field: 'config.companies', message: `"companies" is not a known field here` }]);
+    }
+    const companiesParsed = companyEntries.optional().safeParse(companies);
+    if (!companiesParsed.success) throw validationError(fieldProblemsOf(companiesParsed.error, 'config.companies'));
+    const parsed = type.configSchema.safeParse(mergeConfig(current.config, configPatch));
+    if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error, 'config'));
+    // Stored as creation stores it: normalised by the schema (trimmed titles), and a removed
+    // watchlist setting falls back to its default rather than vanishing from `config`.
+    const config: Record<string, unknown> =
+      current.signalTypeId === 'account_watchlist' ? withWatchlistDefaults(parsed.data) : parsed.data;
+    if (configPatch.locations !== undefined) assertLocations(config);
+    if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    if (input.destinations) await this.assertDestinationsConnected(caller.accountId, input.destinations);
+
+    const { signal, imported, previous } = await this.db.transaction(async (tx) => {
+      const locked = await tx.getRepository(Signal).findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
+      if (!locked || locked.deletedAt) throw notFound('Signal');
+      const previous = locked.status;
+      const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
+      const next: Partial<Signal> = {
+        config,
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
+        ...(input.destinations ? { destinations: mergeDestinations(locked.destinations, input.destinations) } : {}),
+        ...(input.dailyLeadLimit !== undefined ? { dailyLeadLimit: input.dailyLeadLimit } : {}),
+        ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
+      };
+      if (next.status === 'active' && previous !== 'active') {
+        const watched = locked.signalTypeId === 'account_watchlist' ? await this.deps.watchlists.count(signalId, tx) : 0;
+        assertActivatable({ signalTypeId: locked.signalTypeId, config }, watched, await this.deps.balance(caller.accountId, tx));
+      }
+      const signal = await tx.getRepository(Signal).save(tx.getRepository(Signal).merge(locked, next));
+      return { signal, imported, previous };
+    });
+    const lifecycle = this.deps.lifecycle();
+    if (signal.status !== previous) await lifecycle.statusChanged(signal, previous);
+    else if (signal.status !== 'draft') await lifecycle.configChanged(signal);
+    return signalResource(signal, this.deps.clock, imported);
+  }
+
+  async setStatus(caller: Caller, signalId: string, status: SignalStatus): Promise<SignalResource> {
+    return this.update(caller, signalId, { status });
+  }
+
+  async delete(accountId: string, signalId: string): Promise<void> {
+    const signal = await this.requireOwned(accountId, signalId);
+    await this.db.getRepository(Signal).update({ id: signalId }, { deletedAt: new Date() });
+    await this.deps.lifecycle().deleted({ ...signal, deletedAt: new Date() });
+  }
+
+  /** Enabling a CRM destination needs a connection made in the dashboard (the operator API for now). */
+  private async assertDestinationsConnected(accountId: string, destinations: DestinationsPatch): Promise<void> {
+    for (const provider of CRM_PROVIDERS) {
+      const destination = destinations[provider];
+      if (destination?.enabled && !(await this.deps.crmConnections.isConnected(accountId, provider as CrmProvider))) {
+        throw conflict('INTEGRATION_NOT_CONNECTED', `${provider} is not connected; connect it once in the dashboard, then enable it`);
+      }
+    }
+  }
+}
+
+function withWatchlistDefaults(config: Record<string, unknown>): Record<string, unknown> {
+  return {
+    ...config,
+    sources: resolveWatchlistSources(config.sources as Record<string, { enabled?: boolean }> | undefined),
+    firstRunLookbackDays: config.firstRunLookbackDays ?? 180,
+  };
+}
+
+function assertLocations(config: Record<string, unknown>): void {
+  const locations = (config.locations as string[] | undefined) ?? [];
+  if (locations.length === 0) return;
+  const { invalid } = validateLocations(locations);
+  if (invalid.length > 0) {
+    throw new AppError(400, 'INVALID_LOCATION', `Unrecognised locations: ${invalid.map((i) => i.input).join(', ')}. ${INVALID_LOCATION_HINT}`, {
+      invalid_locations: invalid.map((i) => i.input),
+      suggestions: Object.fromEntries(invalid.map((i) => [i.input, i.suggestions])),
+    });
+  }
+}
+
+export type { ImportResult };

@@ -1,0 +1,112 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
+import { IsNull, type DataSource } from 'typeorm';
+import { AppError, conflict, notFound } from '../../errors';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import { Signal, type SignalStatus } from '../../db/entities/signal';
+import { AccountIdKey, SignalIdKey, SignalTypeKey } from '../../temporal/search-attributes';
+import {
+  configChangedSignal,
+  deleteSignal,
+  evaluateNowSignal,
+  pauseSignal,
+  resumeSignal,
+  signalWorkflowId,
+  type SignalWorkflowInput,
+} from '../../../workflows/signal-messages';
+import type { SignalLifecycle } from './lifecycle';
+
+/**
+ * Tells a signal's workflow what changed in PostgreSQL. Activation starts the workflow if it
+ * is not running (signal-with-start, so a racing second activation cannot start two). When
+ * Temporal is unreachable the change still stands: the worker reconciles active signals at
+ * start-up and each workflow re-reads its signal on every evaluation.
+ */
+export class TemporalSignalLifecycle implements SignalLifecycle {
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: Config,
+    private readonly logger: Logger,
+    private readonly temporal?: Client,
+  ) {}
+
+  async statusChanged(signal: Signal, previous: SignalStatus | null): Promise<void> {
+    if (signal.status === 'active') await this.ensureRunning(signal, 'resume');
+    else if (previous === 'active') await this.tell(signal.id, 'pause');
+  }
+
+  async configChanged(signal: Signal): Promise<void> {
+    await this.tell(signal.id, 'configChanged');
+  }
+
+  async deleted(signal: Signal): Promise<void> {
+    await this.tell(signal.id, 'delete');
+  }
+
+  /** The operator's "evaluate now": wakes (or starts) the workflow of an active signal. */
+  async evaluateNow(signalId: string): Promise<void> {
+    const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
+    if (!signal || signal.deletedAt) throw notFound('Signal');
+    if (signal.status !== 'active') throw conflict('SIGNAL_NOT_ACTIVE', `The signal is ${signal.status}; only active signals evaluate`);
+    if (!this.temporal) throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
+    await this.temporal.workflow.signalWithStart('signalWorkflow', this.startOptions(signal, evaluateNowSignal));
+  }
+
+  /**
+   * Makes sure every active signal has its workflow: run by the worker at start-up, so an
+   * activation made while Temporal was unreachable still takes effect.
+   */
+  async reconcileActiveSignals(): Promise<number> {
+    const active = await this.db.getRepository(Signal).find({ where: { status: 'active', deletedAt: IsNull() } });
+    for (const signal of active) await this.ensureRunning(signal, 'configChanged');
+    return active.length;
+  }
+
+  workflowInput(signal: Signal): SignalWorkflowInput {
+    return {
+      signalId: signal.id,
+      accountId: signal.accountId,
+      signalTypeId: signal.signalTypeId,
+      evaluationIntervalMs: this.config.SIGNAL_EVALUATION_INTERVAL,
+    };
+  }
+
+  /** Starts the workflow unless it runs already, and wakes it for an evaluation. */
+  async ensureRunning(signal: Signal, message: 'resume' | 'configChanged' = 'resume'): Promise<void> {
+    if (!this.temporal) return;
+    try {
+      await this.temporal.workflow.signalWithStart('signalWorkflow', this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal));
+    } catch (err) {
+      this.logger.warn({ err, signalId: signal.id }, 'could not reach the signal workflow; the worker reconciles it');
+    }
+  }
+
+  private startOptions(signal: Signal, message: SignalDefinition) {
+    return {
+      workflowId: signalWorkflowId(signal.id),
+      taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+      args: [this.workflowInput(signal)] as [SignalWorkflowInput],
+      signal: message,
+      signalArgs: [] as [],
+      typedSearchAttributes: [
+        { key: SignalIdKey, value: signal.id },
+        { key: AccountIdKey, value: signal.accountId },
+        { key: SignalTypeKey, value: signal.signalTypeId },
+      ],
+      staticSummary: `Signal "${signal.name.slice(0, 120)}" (${signal.signalTypeId})`,
+      staticDetails: `Signal \`${signal.id}\` of account \`${signal.accountId}\`: evaluates every ${this.config.SIGNAL_EVALUATION_INTERVAL / 1000}s, produces leads and starts one lead workflow per lead.`,
+    };
+  }
+
+  private async tell(signalId: string, message: 'pause' | 'configChanged' | 'delete'): Promise<void> {
+    if (!this.temporal) return;
+    const definition = { pause: pauseSignal, configChanged: configChangedSignal, delete: deleteSignal }[message];
+    try {
+      await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(definition);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return;
+      this.logger.warn({ err, signalId, message }, 'could not reach the signal workflow; it re-reads the signal on its next evaluation');
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { CompanyEntry } from './config';
+import { normaliseEntry, type WatchlistEntry } from './watchlist-entries';
+
+export interface ImportResult {
+  /** Entries added by this upload. watched + rejected + alreadyWatched = entries submitted. */
+  watched: number;
+  rejected: number;
+  alreadyWatched: number;
+}
+
+interface KnownIdentifiers {
+  urls: Set<string>;
+  domains: Set<string>;
+  names: Set<string>;
+}
+
+/** An entry is already watched when its strongest identifier is: URL if it has one, else domain, else name. */
+function alreadyKnown(entry: WatchlistEntry, known: KnownIdentifiers): boolean {
+  if (entry.linkedinUrl) return known.urls.has(entry.linkedinUrl);
+  if (entry.domain) return known.domains.has(entry.domain);
+  return entry.nameKey !== null && known.names.has(entry.nameKey);
+}
+
+function remember(entry: WatchlistEntry, known: KnownIdentifiers): void {
+  if (entry.linkedinUrl) known.urls.add(entry.linkedinUrl);
+  if (entry.domain) known.domains.add(entry.domain);
+  if (entry.nameKey) known.names.add(entry.nameKey);
+}
+
+export class Watchlists {
+  constructor(private readonly db: DataSource) {}
+
+  /** Adds entries to a signal's watchlist inside the caller's transaction; the signal row is locked so imports serialise. */
+  async import(tx: EntityManager, signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {
+    await tx.query(`SELECT id FROM signals WHERE id = $1 FOR UPDATE`, [signalId]);
+    const existing: { linkedin_url: string | null; domain: string | null; name_key: string | null }[] = await tx.query(
+      `SELECT linkedin_url, domain, name_key FROM watched_companies WHERE signal_id = $1`,
+      [signalId],
+    );
+    const known: KnownIdentifiers = { urls: new Set(), domains: new Set(), names: new Set() };
+    for (const row of existing) {
+      remember({ linkedinUrl: row.linkedin_url, domain: row.domain, nameKey: row.name_key } as WatchlistEntry, known);
+    }
+    const result: ImportResult = { watched: 0, rejected: 0, alreadyWatched: 0 };
+    const fresh: WatchlistEntry[] = [];
+    for (const raw of entries) {
+      const entry = normaliseEntry(raw);
+      if (!entry) result.rejected++;
+      else if (alreadyKnown(entry, known)) result.alreadyWatched++;
+      else {
+        remember(entry, known);
+        fresh.push(entry);
+      }
+    }
+    if (fresh.length > 0) {
+      const inserted = await tx.query(
+        `INSERT INTO watched_companies (signal_id, kind, name, domain, linkedin_url, name_key, identity)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+         ON CONFLICT (signal_id, identity) DO NOTHING
+         RETURNING id`,
+        [
+          signalId,
+          fresh.map((e) => e.kind),
+          fresh.map((e) => e.name),
+          fresh.map((e) => e.domain),
+          fresh.map((e) => e.linkedinUrl),
+          fresh.map((e) => e.nameKey),
+          fresh.map((e) => e.identity),
+        ],
+      );
+      result.watched = inserted.length;
+      result.alreadyWatched += fresh.length - inserted.length;
+    }
+    return result;
+  }
+
+  async count(signalId: string, tx: EntityManager = this.db.manager): Promise<number> {
+    const [{ n }] = await tx.query(`SELECT count(*)::int AS n FROM watched_companies WHERE signal_id = $1`, [signalId]);
+    return n;
+  }
+
+  async list(signalId: string, page: { limit: number; offset: number }) {
+    const total = await this.count(signalId);
+    const rows = await this.db.query(
+      `SELECT id, name, domain, linkedin_url, added_at FROM watched_companies WHERE signal_id = $1
+       ORDER BY added_at, id LIMIT $2 OFFSET $3`,
+      [signalId, page.limit, page.offset],
+    );
+    const items = rows.map((row: Record<string, unknown>) => ({
+      id: row.id as string,
+      name: row.name as string | null,
+      domain: row.domain as string | null,
+      linkedinUrl: row.linkedin_url as string | null,
+      addedAt: (row.added_at as Date).toISOString(),
+    }));
+    return { items, total, limit: page.limit, offset: page.offset, hasMore: page.offset + items.length < total };
+  }
+
+  /** Removes by entry id and by the same identifiers an upload would match. */
+  async remove(signalId: string, selection: { ids?: string[]; companies?: CompanyEntry[] }): Promise<{ removed: number }> {
+    const entries = (selection.companies ?? []).map(normaliseEntry).filter((e): e is WatchlistEntry => Boolean(e));
+    const rows = await this.db.query(
+      `DELETE FROM watched_companies WHERE signal_id = $1 AND (
+         id = ANY($2::uuid[]) OR linkedin_url = ANY($3::text[])
+         OR (linkedin_url IS NULL AND domain = ANY($4::text[]))
+         OR (linkedin_url IS NULL AND domain IS NULL AND name_key = ANY($5::text[]))
+       ) RETURNING id`,
+      [
+        signalId,
+        selection.ids ?? [],
+        entries.filter((e) => e.linkedinUrl).map((e) => e.linkedinUrl),
+        entries.filter((e) => !e.linkedinUrl && e.domain).map((e) => e.domain),
+        entries.filter((e) => !e.linkedinUrl && !e.domain && e.nameKey).map((e) => e.nameKey),
+      ],
+    );
+    return { removed: rows.length };
+  }
+}

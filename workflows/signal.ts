@@ -1,0 +1,121 @@
+import {
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+  ApplicationFailure,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import { LeadIdKey, SignalIdKey } from '../src/temporal/search-attributes';
+import { leadWorkflow } from './lead';
+import {
+  configChangedSignal,
+  deleteSignal,
+  evaluateNowSignal,
+  leadWorkflowId,
+  pauseSignal,
+  resumeSignal,
+  stateQuery,
+  type SignalWorkflowInput,
+  type SignalWorkflowState,
+} from './signal-messages';
+
+const { produceLeads, markLeadsHandedOff } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+
+/** Children started per run before the history is handed to a fresh run. */
+const CHILDREN_PER_RUN = 500;
+const HISTORY_EVENTS_PER_RUN = 10_000;
+
+/**
+ * One per signal, from its first activation until deletion. Waits for its interval or a
+ * message, produces leads through an activity (PostgreSQL is the source of truth for status,
+ * config and counters), and starts one lead workflow per produced lead. Continues as new
+ * before the history grows large, carrying what it must.
+ */
+export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> {
+  const state: SignalWorkflowState = {
+    signalId: input.signalId,
+    paused: false,
+    deleted: false,
+    evaluations: input.carried?.evaluations ?? 0,
+    leadsStarted: input.carried?.leadsStarted ?? 0,
+    lastEvaluatedAt: input.carried?.lastEvaluatedAt ?? null,
+    evaluating: false,
+  };
+  // A new run starts with an evaluation: the first activation, a resume, or a carried-over batch.
+  let wake = true;
+  let childrenThisRun = 0;
+
+  setHandler(pauseSignal, () => void (state.paused = true));
+  setHandler(resumeSignal, () => {
+    state.paused = false;
+    wake = true;
+  });
+  setHandler(configChangedSignal, () => void (wake = true));
+  setHandler(evaluateNowSignal, () => void (wake = true));
+  setHandler(deleteSignal, () => void (state.deleted = true));
+  setHandler(stateQuery, () => state);
+
+  const mustContinueAsNew = () =>
+    workflowInfo().continueAsNewSuggested || childrenThisRun >= CHILDREN_PER_RUN || workflowInfo().historyLength > HISTORY_EVENTS_PER_RUN;
+
+  for (;;) {
+    if (state.deleted) return;
+    if (wake) {
+      wake = false;
+      state.evaluating = true;
+      let batch;
+      do {
+        batch = await produceLeads(input.signalId);
+        if (batch.state === 'deleted') return;
+        await handOff(batch.pendingLeadIds);
+        childrenThisRun += batch.pendingLeadIds.length;
+        if (mustContinueAsNew()) break;
+      } while ((batch.more || batch.pendingLeadIds.length > 0) && !state.deleted && !state.paused);
+      state.evaluating = false;
+      state.evaluations++;
+      state.lastEvaluatedAt = new Date().toISOString();
+      if (mustContinueAsNew()) {
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof signalWorkflow>({
+          ...input,
+          carried: { evaluations: state.evaluations, leadsStarted: state.leadsStarted, lastEvaluatedAt: state.lastEvaluatedAt },
+        });
+      }
+    }
+    // Paused: wait for a message only. Active: also wake when the interval passes.
+    if (state.paused) await condition(() => wake || state.deleted);
+    else await condition(() => wake || state.deleted, input.evaluationIntervalMs).then((woken) => void (woken || (wake = true)));
+  }
+
+  async function handOff(leadIds: string[]): Promise<void> {
+    for (const leadId of leadIds) {
+      try {
+        await startChild(leadWorkflow, {
+          workflowId: leadWorkflowId(leadId),
+          args: [{ leadId, signalId: input.signalId }],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+          // A lead is handed off once: a retry after a crash must not run a finished lead again.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: [
+            { key: SignalIdKey, value: input.signalId },
+            { key: LeadIdKey, value: leadId },
+          ],
+          staticSummary: `Lead ${leadId} of signal ${input.signalId}`,
+        });
+        state.leadsStarted++;
+      } catch (err) {
+        if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+      }
+    }
+    if (leadIds.length > 0) await markLeadsHandedOff(leadIds);
+  }
+}
