@@ -18,6 +18,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   testTimeout: 120000,
   maxWorkers: 2,
 };

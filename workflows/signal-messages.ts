@@ -6,7 +6,7 @@ export interface SignalWorkflowInput {
   signalTypeId: string;
   evaluationIntervalMs: number;
   /** Carried across continue-as-new. */
-  carried?: { evaluations: number; leadsStarted: number; lastEvaluatedAt: string | null };
+  carried?: { evaluations: number; leadsStarted: number; lastEvaluatedAt: string | null; paused: boolean };
 }
 
 export interface SignalWorkflowState {

@@ -43,7 +43,7 @@ const HISTORY_EVENTS_PER_RUN = 10_000;
 export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> {
   const state: SignalWorkflowState = {
     signalId: input.signalId,
-    paused: false,
+    paused: input.carried?.paused ?? false,
     deleted: false,
     evaluations: input.carried?.evaluations ?? 0,
     leadsStarted: input.carried?.leadsStarted ?? 0,
@@ -87,7 +87,12 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
         await condition(allHandlersFinished);
         await continueAsNew<typeof signalWorkflow>({
           ...input,
-          carried: { evaluations: state.evaluations, leadsStarted: state.leadsStarted, lastEvaluatedAt: state.lastEvaluatedAt },
+          carried: {
+            evaluations: state.evaluations,
+            leadsStarted: state.leadsStarted,
+            lastEvaluatedAt: state.lastEvaluatedAt,
+            paused: state.paused,
+          },
         });
       }
     }
