@@ -1,4 +1,7 @@
+import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
 import { Services } from '../src/services';
+import { deliveryTaskQueue } from '../src/config';
+import type { DeliveryPlan } from '../workflows/delivery-messages';
 
 /**
  * Activities are thin: each calls one service function. Built with the process's services so
@@ -10,7 +13,7 @@ export function createActivities(services: Services) {
       return services.workflowProbes.recordStep(probeId, step);
     },
     async produceLeads(signalId: string) {
-      return services.leadProduction.produceBatch(signalId);
+      return whileHeartbeating(() => services.leadProduction.produceBatch(signalId));
     },
     async markLeadsHandedOff(leadIds: string[]): Promise<void> {
       await services.leadProduction.markHandedOff(leadIds);
@@ -18,7 +21,56 @@ export function createActivities(services: Services) {
     async findLeadEmail(leadId: string) {
       return services.leads.findEmail(leadId);
     },
+    /** The lead's deliveries, with the retry settings of this process's configuration. */
+    async createLeadDeliveries(leadId: string): Promise<DeliveryPlan> {
+      const { config } = services;
+      return {
+        deliveries: await services.deliveries.createForLead(leadId),
+        taskQueue: deliveryTaskQueue(config),
+        retry: {
+          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+          initialMs: config.WEBHOOK_RETRY_INITIAL_MS,
+          maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
+          windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
+        },
+      };
+    },
+    /**
+     * One attempt of a delivery. Failures become Temporal's retry decisions: 429 waits the
+     * receiver's Retry-After, 5xx/time-outs take the policy's back-off, the rest is permanent.
+     */
+    async attemptDelivery(deliveryId: string, retry: { initialMs: number; maxIntervalMs: number }) {
+      const { attempt } = activityInfo();
+      const backoffMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxIntervalMs);
+      const result = await services.deliveries.attempt(deliveryId, { backoffMs });
+      if (result.outcome === 'permanent') {
+        throw ApplicationFailure.create({ message: result.error, type: 'PermanentDeliveryFailure', nonRetryable: true, details: [result.statusCode] });
+      }
+      if (result.outcome === 'retry' && result.retryAfterMs !== undefined) {
+        throw ApplicationFailure.create({ message: result.error, type: 'ReceiverThrottled', nextRetryDelay: result.retryAfterMs });
+      }
+      if (result.outcome === 'retry') throw ApplicationFailure.create({ message: result.error, type: 'DeliveryAttemptFailed' });
+      return result;
+    },
+    async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
+      await services.deliveries.markFailed(deliveryId, reason);
+    },
   };
 }
 
 export type Activities = ReturnType<typeof createActivities>;
+
+/**
+ * Runs the work while telling Temporal every second that this worker is alive, so that the
+ * attempt of a worker that died (crash, SIGKILL, lost machine) is retried elsewhere once the
+ * short heartbeat timeout passes, instead of after the whole start-to-close timeout.
+ */
+async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
+  heartbeat();
+  const timer = setInterval(() => heartbeat(), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}

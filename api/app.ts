@@ -12,6 +12,7 @@ import { mountRoutes, type Access, type AnyRoute } from './route';
 import { buildOpenApiDocument } from './openapi';
 import { healthRoutes } from './routes/health';
 import { adminRoutes } from './routes/admin';
+import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest';
 import { publicApiRoutes } from './routes/public-api';
 
 function refuseBody(err: Error & { status?: number }): never {
@@ -53,13 +54,23 @@ export async function createApp(services: Services): Promise<ApiApp> {
   router.get('/api/v1/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
-  mountRoutes(router, [...publicRoutes, ...adminRoutes(services)], guards);
+  mountRoutes(router, [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services)], guards);
 
   const app = new Koa<AppState>();
   app.proxy = true;
   app.use(requestLog(services.logger));
   app.use(errorEnvelope);
-  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '5mb', encoding: 'utf-8', onError: refuseBody }));
+  app.use(ingestBodyPassThrough);
+  // DELETE is parsed too: removing watched companies takes a body.
+  app.use(
+    bodyParser({
+      enableTypes: ['json'],
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      jsonLimit: '5mb',
+      encoding: 'utf-8',
+      onError: refuseBody,
+    }),
+  );
   app.use(router.routes());
   return { app, rateLimit, openApi };
 }

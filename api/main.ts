@@ -3,6 +3,7 @@ import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
 import { connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
+import { warmUpLocations } from '../src/catalogue/locations';
 import { startApi } from './server';
 
 async function main(): Promise<void> {
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.DATABASE_URL);
   const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   const services = createServices({ db, config, logger, temporal });
+  // Index the gazetteer now rather than inside the first request that needs it.
+  warmUpLocations();
   const api = await startApi(services, config.PORT);
   logger.info({ url: api.url }, 'api listening');
 

@@ -36,6 +36,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     WEBHOOK_RETRY_WINDOW_MS: int(86_400_000),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(!production),
     DEMO_DATA: bool(false),
+    /** How often the demo generator adds fresh events (`DEMO_DATA` only). */
+    DEMO_FEED_INTERVAL: z.string().default('20s').transform(parseDuration),
     ENRICHMENT_LIVE_LATENCY_MS: z.coerce.number().int().min(0).default(3000),
     ENRICHMENT_CONCURRENCY_PER_KEY: int(10),
     RATE_LIMIT_PER_SECOND: int(100),

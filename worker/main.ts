@@ -1,9 +1,11 @@
-import { loadConfig } from '../src/config';
+import { deliveryTaskQueue, loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
 import { connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
+import { warmUpLocations } from '../src/catalogue/locations';
 import { createWorker } from './worker';
+import { startDemoFeed } from '../src/providers/data/demo-provider';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -11,18 +13,23 @@ async function main(): Promise<void> {
   const db = await openDatabase(config.DATABASE_URL);
   const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
   const services = createServices({ db, config, logger, temporal });
-  const { worker, connection } = await createWorker(services, {
+  // Index the gazetteer now rather than inside the first request or evaluation that needs it.
+  warmUpLocations();
+  const { worker, deliveryWorker, connection } = await createWorker(services, {
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
+    deliveryTaskQueue: deliveryTaskQueue(config),
     workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
   });
   // Worker.run installs SIGINT/SIGTERM handlers that drain in-flight tasks before resolving.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
-  const running = worker.run();
+  const running = Promise.all([worker.run(), deliveryWorker.run()]);
   const reconciled = await services.signalLifecycle.reconcileActiveSignals();
   logger.info({ reconciled }, 'active signals have their workflows');
+  const demoFeed = config.DEMO_DATA ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL }) : undefined;
   await running;
+  await demoFeed?.stop();
   await connection.close();
   await temporal.connection.close();
   await db.destroy();

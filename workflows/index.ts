@@ -1,3 +1,4 @@
 export { probeWorkflow, proceedSignal } from './probe';
 export { signalWorkflow } from './signal';
 export { leadWorkflow } from './lead';
+export { deliveryWorkflow } from './delivery';

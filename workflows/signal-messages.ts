@@ -5,6 +5,8 @@ export interface SignalWorkflowInput {
   accountId: string;
   signalTypeId: string;
   evaluationIntervalMs: number;
+  /** The deliveries' task queue, handed to each lead workflow (absent in runs started before deliveries). */
+  deliveryTaskQueue?: string;
   /** Carried across continue-as-new. */
   carried?: { evaluations: number; leadsStarted: number; lastEvaluatedAt: string | null; paused: boolean };
 }

@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   startChild,
@@ -25,7 +26,14 @@ import {
   type SignalWorkflowState,
 } from './signal-messages';
 
-const { produceLeads, markLeadsHandedOff } = proxyActivities<Activities>({
+const { produceLeads } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  // The activity heartbeats every second: a batch of a worker that died is retried by another
+  // worker within seconds, not after the start-to-close timeout.
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
+const { markLeadsHandedOff } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
@@ -102,11 +110,21 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   }
 
   async function handOff(leadIds: string[]): Promise<void> {
-    for (const leadId of leadIds) {
+    if (patched('hand-off-batch-at-once')) {
+      // One workflow task starts the whole batch, instead of one round trip to the server per lead.
+      await Promise.all(leadIds.map(startLead));
+    } else {
+      for (const leadId of leadIds) await startLead(leadId);
+    }
+    if (leadIds.length > 0) await markLeadsHandedOff(leadIds);
+  }
+
+  async function startLead(leadId: string): Promise<void> {
+    {
       try {
         await startChild(leadWorkflow, {
           workflowId: leadWorkflowId(leadId),
-          args: [{ leadId, signalId: input.signalId }],
+          args: [{ leadId, signalId: input.signalId, ...(input.deliveryTaskQueue ? { deliveryTaskQueue: input.deliveryTaskQueue } : {}) }],
           parentClosePolicy: ParentClosePolicy.ABANDON,
           // A lead is handed off once: a retry after a crash must not run a finished lead again.
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
@@ -121,6 +139,5 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
         if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
       }
     }
-    if (leadIds.length > 0) await markLeadsHandedOff(leadIds);
   }
 }

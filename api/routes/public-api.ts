@@ -5,8 +5,9 @@ import { creditRoutes } from './credits';
 import { signalRoutes } from './signals';
 import { watchlistRoutes } from './watchlists';
 import { leadRoutes } from './leads';
+import { deliveryRoutes } from './deliveries';
 
 /** Every route under /api/v1. Static paths come before `{signalId}` ones so they win the match. */
 export function publicApiRoutes(services: Services): AnyRoute[] {
-  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services)];
+  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...deliveryRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services)];
 }

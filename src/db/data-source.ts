@@ -10,9 +10,10 @@ import { WatchedCompany } from './entities/watched-company';
 import { Foundation1732240000000 } from './migrations/1732240000000-foundation';
 import { Signals1732240100000 } from './migrations/1732240100000-signals';
 import { LeadProduction1732240200000 } from './migrations/1732240200000-lead-production';
+import { Deliveries1732240300000 } from './migrations/1732240300000-deliveries';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
-export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000];
+export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000];
 
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
 export function createDataSource(url: string, poolSize = 10): DataSource {

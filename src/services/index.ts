@@ -16,6 +16,9 @@ import type { SignalLifecycle } from './signals/lifecycle';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
+import { Funnel } from './leads/funnel';
+import { Deliveries } from './deliveries/deliveries';
+import { WebhookSender } from './deliveries/webhook-sender';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -44,21 +47,24 @@ export function createServices(deps: ServiceDeps) {
     balance: (accountId, tx) => credits.balanceIn(tx, accountId),
     lifecycle: (): SignalLifecycle => lifecycle,
   });
+  const apiKeys = new ApiKeys(deps.db, secrets);
   return {
     ...deps,
     clock,
     secrets,
     credits,
     accounts,
-    apiKeys: new ApiKeys(deps.db, secrets),
+    apiKeys,
     crmConnections,
     watchlists,
     signals,
     signalLifecycle: lifecycle,
     leadProduction: new LeadProduction(deps.db, credits, clock),
     leads: new Leads(deps.db, credits),
+    funnel: new Funnel(deps.db, clock),
     workflowProbes: new WorkflowProbes(deps.db),
     ingestion: new Ingestion(deps.db),
+    deliveries: new Deliveries(deps.db, deps.config, apiKeys, new WebhookSender(deps.db, deps.config)),
   };
 }
 

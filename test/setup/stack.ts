@@ -15,6 +15,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
 export interface RunningWorker {
   worker: Worker;
+  /** The deliveries' task queue worker. */
+  deliveryWorker: Worker;
   connection: NativeConnection;
   running: Promise<void>;
 }
@@ -65,14 +67,14 @@ export async function startStack(options: { env?: Record<string, string>; worker
     api,
     url: api.url,
     async startWorker() {
-      const { worker, connection } = await createWorker(services, {
+      const { worker, deliveryWorker, connection } = await createWorker(services, {
         address: config.TEMPORAL_ADDRESS,
         namespace: config.TEMPORAL_NAMESPACE,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
       });
-      const running = worker.run();
-      stack.worker = { worker, connection, running };
+      const running = Promise.all([worker.run(), deliveryWorker.run()]).then(() => undefined);
+      stack.worker = { worker, deliveryWorker, connection, running };
       return stack.worker;
     },
     async stopWorker() {
@@ -80,6 +82,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
       if (!current) return;
       stack.worker = undefined;
       current.worker.shutdown();
+      current.deliveryWorker.shutdown();
       await current.running;
       await current.connection.close();
     },

@@ -1,4 +1,4 @@
-import { vendorFailure, vendorRequest, vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
+import { vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
 import {
   refuseLeadWithoutEmail,
   type KeyCheck,
@@ -7,6 +7,7 @@ import {
   type SequencerCampaign,
   type SequencerLead,
   type VendorEndpoint,
+  checkKey,
 } from './sequencer';
 
 export const INSTANTLY_DEFAULT_API_URL = 'https://api.instantly.ai/api/v2';
@@ -34,14 +35,7 @@ export class InstantlySequencer implements Sequencer {
 
   /** `GET /workspaces/current` (secondary source); a key without `workspaces:read` is refused. */
   async validateKey(apiKey: string): Promise<KeyCheck> {
-    const call = this.call(apiKey, 'GET /workspaces/current', 'GET', '/workspaces/current');
-    const reply = await vendorRequest(call);
-    if (reply.status === 401 || reply.status === 403) {
-      return { ok: false, reason: `Instantly refused the API key (HTTP ${reply.status})` };
-    }
-    if (reply.status < 200 || reply.status >= 300) throw vendorFailure(call, reply);
-    const name = (reply.body as { name?: unknown } | undefined)?.name;
-    return typeof name === 'string' && name ? { ok: true, accountLabel: name } : { ok: true };
+    return checkKey('Instantly', this.call(apiKey, 'GET /workspaces/current', 'GET', '/workspaces/current'));
   }
 
   /** Cursor paging: `starting_after` takes the previous page's `next_starting_after`. */

@@ -7,6 +7,7 @@ import {
   type SequencerCampaign,
   type SequencerLead,
   type VendorEndpoint,
+  checkKey,
 } from './sequencer';
 
 export const LEMLIST_DEFAULT_API_URL = 'https://api.lemlist.com/api';
@@ -26,14 +27,7 @@ export class LemlistSequencer implements Sequencer {
 
   async validateKey(apiKey: string): Promise<KeyCheck> {
     // GET /team is the documented key check; its body echoes `apiKey`, so it is never logged.
-    const call = this.call(apiKey, 'GET /team', 'GET', '/team');
-    const reply = await vendorRequest(call);
-    if (reply.status === 401 || reply.status === 403) {
-      return { ok: false, reason: `lemlist refused the API key (HTTP ${reply.status})` };
-    }
-    if (reply.status < 200 || reply.status >= 300) throw vendorFailure(call, reply);
-    const name = (reply.body as { name?: unknown } | undefined)?.name;
-    return typeof name === 'string' && name ? { ok: true, accountLabel: name } : { ok: true };
+    return checkKey('lemlist', this.call(apiKey, 'GET /team', 'GET', '/team'));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { OutboundHttpError } from '../outbound-error';
+import { vendorFailure, vendorRequest, type VendorCall } from '../vendor-http';
 
 /**
  * What every email-sequencing tool adapter offers. Failures other than a refused key are thrown
@@ -57,4 +58,19 @@ export function refuseLeadWithoutEmail(vendor: SequencerName, lead: SequencerLea
   if (!lead.email.trim()) {
     throw new OutboundHttpError(`${vendor} needs an e-mail address; this lead has none`, { vendor, permanent: true });
   }
+}
+
+/**
+ * Runs a key check: the vendor's 401 or 403 refuses the key; any other failure is the
+ * vendor's (thrown, so the API does not wrongly tell the client its key is bad). The account
+ * label is the `name` the vendor answers, when it gives one.
+ */
+export async function checkKey(vendorLabel: string, call: VendorCall): Promise<KeyCheck> {
+  const reply = await vendorRequest(call);
+  if (reply.status === 401 || reply.status === 403) {
+    return { ok: false, reason: `${vendorLabel} refused the API key (HTTP ${reply.status})` };
+  }
+  if (reply.status < 200 || reply.status >= 300) throw vendorFailure(call, reply);
+  const name = (reply.body as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' && name ? { ok: true, accountLabel: name } : { ok: true };
 }

@@ -1,4 +1,4 @@
-import { vendorFailure, vendorRequest, vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
+import { vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
 import {
   refuseLeadWithoutEmail,
   type KeyCheck,
@@ -7,6 +7,7 @@ import {
   type SequencerCampaign,
   type SequencerLead,
   type VendorEndpoint,
+  checkKey,
 } from './sequencer';
 
 export const SMARTLEAD_DEFAULT_API_URL = 'https://server.smartlead.ai/api/v1';
@@ -23,13 +24,7 @@ export class SmartleadSequencer implements Sequencer {
 
   /** Smartlead has no key-check endpoint; a 200 from `GET /campaigns/` serves (inference). */
   async validateKey(apiKey: string): Promise<KeyCheck> {
-    const call = this.call(apiKey, 'GET /campaigns/', 'GET', '/campaigns/');
-    const reply = await vendorRequest(call);
-    if (reply.status === 401 || reply.status === 403) {
-      return { ok: false, reason: `Smartlead refused the API key (HTTP ${reply.status})` };
-    }
-    if (reply.status < 200 || reply.status >= 300) throw vendorFailure(call, reply);
-    return { ok: true };
+    return checkKey('Smartlead', this.call(apiKey, 'GET /campaigns/', 'GET', '/campaigns/'));
   }
 
   /** `GET /campaigns/` answers every campaign in one bare array; status words are upper-case. */

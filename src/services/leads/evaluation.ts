@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { Signal } from '../../db/entities/signal';
 import { expandIndustryFilters } from '../../catalogue/industries';
 import { resolveLocation } from '../../catalogue/locations';
-import { enabledWatchlistEvents } from '../../catalogue/watchlist-events';
+import { WATCHLIST_EVENT_KEYS, enabledWatchlistEvents } from '../../catalogue/watchlist-events';
 import type { JobChangesConfig, StoredWatchlistConfig } from '../signals/config';
 import { MIN_JOB_AGE_DAYS } from '../signals/settings-review';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
@@ -16,12 +16,58 @@ export function duplicateWindowDays(duplicateHandling: string): number {
   return Number(duplicateHandling.slice(0, -1));
 }
 
+/** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
+export function leadsLeftToday(signal: Pick<Signal, 'dailyLeadLimit' | 'leadsDay' | 'leadsToday'>, today: string): number {
+  return signal.dailyLeadLimit - (signal.leadsDay === today ? signal.leadsToday : 0);
+}
+
+/** A config filter of the evaluation, as an SQL condition over a candidate row. */
+export interface EvaluationFilter {
+  /** The config field the filter comes from: the funnel names its stages after it. */
+  field: string;
+  sql: string;
+}
+
+/**
+ * A signal's evaluation taken apart: each rule is one SQL condition over a candidate row
+ * (`e` the event, `c` its company, `p` the lead's person, which may be null for the
+ * watchlist). The candidate query ANDs them; the funnel counts how many rows each one stops.
+ * Building both from these parts keeps one definition per rule.
+ */
+export interface EvaluationPlan {
+  /** FROM and joins that yield the candidate rows. */
+  from: string;
+  /** Events of the signal type's kinds, before any config filter. */
+  kind: string;
+  /** Watchlist: the event is at a watched company or of a watched person. `TRUE` for job changes. */
+  watched: string;
+  /** The config filters, in evaluation order. */
+  filters: EvaluationFilter[];
+  /** The event already gave this signal a lead: the same event never yields a lead twice. */
+  isLead: string;
+  /** The duplicate rule allows another lead for this row's subject. */
+  subjectAllowed: string;
+  /** The lead's subject (`person:<id>` or `company:<id>`), what the duplicate rule is about. */
+  subject: string;
+  /** No event older than this passes the filters (start of the age or lookback window). */
+  eligibleSince: Date;
+  /** Bind values of every fragment above; `$1` is the signal id. */
+  args: unknown[];
+}
+
 /** The SQL condition that keeps a subject only when the signal's duplicate rule allows another lead for it. */
 function duplicateClause(signal: Signal, args: unknown[], now: Date, subjectSql: string): string {
   const days = duplicateWindowDays(signal.duplicateHandling);
   if (days === 0) return 'TRUE';
   const since = Number.isFinite(days) ? new Date(now.getTime() - days * DAY_MS) : new Date(0);
   return `NOT EXISTS (SELECT 1 FROM leads d WHERE d.signal_id = $1 AND d.subject_key = ${subjectSql} AND d.created_at > $${args.push(since)})`;
+}
+
+const LEAD_FOR_EVENT = `EXISTS (SELECT 1 FROM leads l WHERE l.signal_id = $1 AND l.event_id = e.id)`;
+
+/** The event happened inside [since, now]: the age window of job changes, the lookback of the watchlist. */
+function occurredBetween(args: unknown[], since: Date, now: Date): string {
+  return `e.occurred_at >= $${args.push(since)} AND e.occurred_at <= $${args.push(now)}`;
 }
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -42,34 +88,48 @@ function locationClause(locations: string[], args: unknown[]): string {
     OR p.country_code || ':' || lower(coalesce(p.city, '')) = ANY($${args.push(cities)}::text[]))`;
 }
 
+/** Personas (exact) or free titles (word-prefix match); a signal with neither matches nobody. */
+function titleClause(config: JobChangesConfig, args: unknown[]): string {
+  const tests: string[] = [];
+  if (config.jobTitles?.length) tests.push(`p.persona = ANY($${args.push(config.jobTitles)}::text[])`);
+  if (config.customTitles?.length) {
+    tests.push(`p.title ~* ANY($${args.push(config.customTitles.map((t) => `\\m${escapeRegex(t)}`))}::text[])`);
+  }
+  return tests.length ? `(${tests.join(' OR ')})` : 'FALSE';
+}
+
 /** Job changes: people who started a job matching titles, company size, industry and location, within the age window. */
-function jobChangeQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
+function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
   const config = signal.config as JobChangesConfig;
   const args: unknown[] = [signal.id];
   const maxAgeDays = Math.max(config.maxJobAgeDays ?? MIN_JOB_AGE_DAYS, MIN_JOB_AGE_DAYS);
-  const where = [
-    `e.type = 'job_change'`,
-    `e.occurred_at >= $${args.push(new Date(now.getTime() - maxAgeDays * DAY_MS))}`,
-    `e.occurred_at <= $${args.push(now)}`,
+  const eligibleSince = new Date(now.getTime() - maxAgeDays * DAY_MS);
+  const subject = `'person:' || p.id`;
+  // A filter the signal does not set keeps every row (TRUE), so the funnel's stages have a stable shape.
+  const filters: EvaluationFilter[] = [
+    { field: 'jobTitles', sql: titleClause(config, args) },
+    {
+      field: 'companySizeFilters',
+      sql: config.companySizeFilters?.length ? `c.size_band = ANY($${args.push(config.companySizeFilters)}::text[])` : 'TRUE',
+    },
+    {
+      field: 'industryFilters',
+      sql: config.industryFilters?.length
+        ? `c.industry = ANY($${args.push([...expandIndustryFilters(config.industryFilters)])}::text[])`
+        : 'TRUE',
+    },
+    { field: 'locations', sql: config.locations?.length ? locationClause(config.locations, args) : 'TRUE' },
+    { field: 'maxJobAgeDays', sql: occurredBetween(args, eligibleSince, now) },
   ];
-  const titleTests: string[] = [];
-  if (config.jobTitles?.length) titleTests.push(`p.persona = ANY($${args.push(config.jobTitles)}::text[])`);
-  if (config.customTitles?.length) {
-    titleTests.push(`p.title ~* ANY($${args.push(config.customTitles.map((t) => `\\m${escapeRegex(t)}`))}::text[])`);
-  }
-  where.push(titleTests.length ? `(${titleTests.join(' OR ')})` : 'FALSE');
-  if (config.companySizeFilters?.length) where.push(`c.size_band = ANY($${args.push(config.companySizeFilters)}::text[])`);
-  if (config.industryFilters?.length) {
-    where.push(`c.industry = ANY($${args.push([...expandIndustryFilters(config.industryFilters)])}::text[])`);
-  }
-  if (config.locations?.length) where.push(locationClause(config.locations, args));
-  where.push(`NOT EXISTS (SELECT 1 FROM leads l WHERE l.signal_id = $1 AND l.event_id = e.id)`);
-  where.push(duplicateClause(signal, args, now, `'person:' || p.id`));
   return {
-    sql: `SELECT ${CANDIDATE_COLUMNS}
-      FROM events e JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id
-      WHERE ${where.join('\n AND ')}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
+    from: `events e JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id`,
+    kind: `e.type = 'job_change'`,
+    watched: 'TRUE',
+    filters,
+    isLead: LEAD_FOR_EVENT,
+    subjectAllowed: duplicateClause(signal, args, now, subject),
+    subject,
+    eligibleSince,
     args,
   };
 }
@@ -80,29 +140,15 @@ function jobChangeQuery(signal: Signal, now: Date, limit: number): { sql: string
  * first check anchored. With targetPersonas, a company-level event names a person of a
  * matching persona at the company; person-level events need a matching person themselves.
  */
-function watchlistQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
+function watchlistPlan(signal: Signal, now: Date): EvaluationPlan {
   const config = signal.config as StoredWatchlistConfig;
   const args: unknown[] = [signal.id];
   const anchor = signal.firstEvaluatedAt ?? now;
   const lookbackDays = config.firstRunLookbackDays ?? 180;
+  const eligibleSince = new Date(anchor.getTime() - lookbackDays * DAY_MS);
   const personas = config.targetPersonas ?? [];
   const targeting = personas.length > 0;
   const personasArg = targeting ? `$${args.push(personas)}::text[]` : '';
-  const where = [
-    `e.type = ANY($${args.push(enabledWatchlistEvents(config.sources))}::text[])`,
-    `e.occurred_at >= $${args.push(new Date(anchor.getTime() - lookbackDays * DAY_MS))}`,
-    `e.occurred_at <= $${args.push(now)}`,
-    `(EXISTS (SELECT 1 FROM watched_companies w WHERE w.signal_id = $1 AND w.kind = 'company' AND (
-        w.linkedin_url = c.linkedin_url OR w.domain = c.domain
-        OR (w.linkedin_url IS NULL AND w.domain IS NULL AND w.name_key = c.name_key
-            AND (SELECT count(*) FROM watched_companies n WHERE n.signal_id = $1 AND n.name_key = c.name_key) = 1)))
-      OR EXISTS (SELECT 1 FROM watched_companies w JOIN people ep ON ep.id = e.person_id
-        WHERE w.signal_id = $1 AND w.kind = 'person' AND w.linkedin_url = ep.linkedin_url))`,
-    `NOT EXISTS (SELECT 1 FROM leads l WHERE l.signal_id = $1 AND l.event_id = e.id)`,
-  ];
-  if (targeting) where.push(`p.id IS NOT NULL AND p.persona = ANY(${personasArg})`);
-  const subject = `CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END`;
-  where.push(duplicateClause(signal, args, now, subject));
   // The lead's person: the event's own, or with targeting a matching person at the company.
   const personJoin = targeting
     ? `LEFT JOIN LATERAL (
@@ -111,17 +157,44 @@ function watchlistQuery(signal: Signal, now: Date, limit: number): { sql: string
             OR (e.person_id IS NULL AND x.company_id = c.id AND x.persona = ANY(${personasArg}))
          ORDER BY x.id LIMIT 1) p ON TRUE`
     : `LEFT JOIN people p ON p.id = e.person_id`;
+  const subject = `CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END`;
   return {
-    sql: `SELECT ${CANDIDATE_COLUMNS}
-      FROM events e JOIN companies c ON c.id = e.company_id ${personJoin}
-      WHERE ${where.join('\n AND ')}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
+    from: `events e JOIN companies c ON c.id = e.company_id ${personJoin}`,
+    kind: `e.type = ANY($${args.push([...WATCHLIST_EVENT_KEYS])}::text[])`,
+    watched: `(EXISTS (SELECT 1 FROM watched_companies w WHERE w.signal_id = $1 AND w.kind = 'company' AND (
+        w.linkedin_url = c.linkedin_url OR w.domain = c.domain
+        OR (w.linkedin_url IS NULL AND w.domain IS NULL AND w.name_key = c.name_key
+            AND (SELECT count(*) FROM watched_companies n WHERE n.signal_id = $1 AND n.name_key = c.name_key) = 1)))
+      OR EXISTS (SELECT 1 FROM watched_companies w JOIN people ep ON ep.id = e.person_id
+        WHERE w.signal_id = $1 AND w.kind = 'person' AND w.linkedin_url = ep.linkedin_url))`,
+    filters: [
+      { field: 'sources', sql: `e.type = ANY($${args.push(enabledWatchlistEvents(config.sources))}::text[])` },
+      { field: 'firstRunLookbackDays', sql: occurredBetween(args, eligibleSince, now) },
+      { field: 'targetPersonas', sql: targeting ? `p.id IS NOT NULL AND p.persona = ANY(${personasArg})` : 'TRUE' },
+    ],
+    isLead: LEAD_FOR_EVENT,
+    subjectAllowed: duplicateClause(signal, args, now, subject),
+    subject,
+    eligibleSince,
     args,
   };
 }
 
+/** The evaluation of this signal at `now`; each call builds fresh bind values, so callers may append their own. */
+export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
+  return signal.signalTypeId === 'job_changes' ? jobChangePlan(signal, now) : watchlistPlan(signal, now);
+}
+
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */
 export async function findCandidates(tx: EntityManager, signal: Signal, now: Date, limit: number): Promise<Candidate[]> {
-  const query = signal.signalTypeId === 'job_changes' ? jobChangeQuery(signal, now, limit) : watchlistQuery(signal, now, limit);
-  return tx.query(query.sql, query.args);
+  const plan = evaluationPlan(signal, now);
+  const where = [plan.kind, plan.watched, ...plan.filters.map((filter) => filter.sql), `NOT ${plan.isLead}`, plan.subjectAllowed];
+  const { args } = plan;
+  return tx.query(
+    `SELECT ${CANDIDATE_COLUMNS}
+      FROM ${plan.from}
+      WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}
+      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
+    args,
+  );
 }

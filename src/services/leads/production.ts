@@ -5,7 +5,7 @@ import type { Credits } from '../credits';
 import { signalType } from '../signals/signal-types';
 import type { StoredWatchlistConfig } from '../signals/config';
 import type { Candidate } from './candidate';
-import { duplicateWindowDays, findCandidates } from './evaluation';
+import { duplicateWindowDays, findCandidates, leadsLeftToday } from './evaluation';
 import { leadIdFor } from './lead-identity';
 import { buildLeadPayload } from './payload';
 
@@ -45,7 +45,7 @@ export class LeadProduction {
       await this.db.query(`UPDATE signals SET first_evaluated_at = $2 WHERE id = $1 AND first_evaluated_at IS NULL`, [signalId, now]);
       signal.firstEvaluatedAt = now;
     }
-    const remainingToday = signal.dailyLeadLimit - (signal.leadsDay === this.clock.utcDay(now) ? signal.leadsToday : 0);
+    const remainingToday = leadsLeftToday(signal, this.clock.utcDay(now));
     if (remainingToday <= 0) return { state: 'active', pendingLeadIds: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
 
     const limit = Math.min(batchSize, remainingToday);
@@ -68,7 +68,8 @@ export class LeadProduction {
       state: stop === 'inactive' ? 'paused' : 'active',
       pendingLeadIds: await pending(),
       produced,
-      more: !stop && candidates.length === limit && limit < remainingToday,
+      // A full batch may hide more candidates; skipped repeats leave cap unused for them.
+      more: !stop && candidates.length === limit && produced < remainingToday,
       ...(deferredBy ? { deferredBy } : {}),
     };
   }

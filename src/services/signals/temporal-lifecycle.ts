@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import { IsNull, type DataSource } from 'typeorm';
 import { AppError, conflict, notFound } from '../../errors';
-import type { Config } from '../../config';
+import { deliveryTaskQueue, type Config } from '../../config';
 import type { Logger } from '../../logger';
 import { Signal, type SignalStatus } from '../../db/entities/signal';
 import { AccountIdKey, SignalIdKey, SignalTypeKey } from '../../temporal/search-attributes';
@@ -16,6 +16,7 @@ import {
   type SignalWorkflowInput,
 } from '../../../workflows/signal-messages';
 import type { SignalLifecycle } from './lifecycle';
+import { cancelPendingDeliveries } from '../deliveries/deliveries';
 
 /**
  * Tells a signal's workflow what changed in PostgreSQL. Activation starts the workflow if it
@@ -41,6 +42,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   }
 
   async deleted(signal: Signal): Promise<void> {
+    await cancelPendingDeliveries(this.db, signal.id);
     await this.tell(signal.id, 'delete');
   }
 
@@ -69,6 +71,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
       accountId: signal.accountId,
       signalTypeId: signal.signalTypeId,
       evaluationIntervalMs: this.config.SIGNAL_EVALUATION_INTERVAL,
+      deliveryTaskQueue: deliveryTaskQueue(this.config),
     };
   }
 

@@ -100,12 +100,16 @@ export class Watchlists {
   /** Removes by entry id and by the same identifiers an upload would match. */
   async remove(signalId: string, selection: { ids?: string[]; companies?: CompanyEntry[] }): Promise<{ removed: number }> {
     const entries = (selection.companies ?? []).map(normaliseEntry).filter((e): e is WatchlistEntry => Boolean(e));
-    const rows = await this.db.query(
-      `DELETE FROM watched_companies WHERE signal_id = $1 AND (
-         id = ANY($2::uuid[]) OR linkedin_url = ANY($3::text[])
-         OR (linkedin_url IS NULL AND domain = ANY($4::text[]))
-         OR (linkedin_url IS NULL AND domain IS NULL AND name_key = ANY($5::text[]))
-       ) RETURNING id`,
+    // Counted in SQL: TypeORM answers a bare DELETE ... RETURNING as [rows, rowCount], not as rows.
+    const [{ removed }]: { removed: number }[] = await this.db.query(
+      `WITH removed AS (
+         DELETE FROM watched_companies WHERE signal_id = $1 AND (
+           id = ANY($2::uuid[]) OR linkedin_url = ANY($3::text[])
+           OR (linkedin_url IS NULL AND domain = ANY($4::text[]))
+           OR (linkedin_url IS NULL AND domain IS NULL AND name_key = ANY($5::text[]))
+         ) RETURNING id
+       )
+       SELECT count(*)::int AS removed FROM removed`,
       [
         signalId,
         selection.ids ?? [],
@@ -114,6 +118,6 @@ export class Watchlists {
         entries.filter((e) => !e.linkedinUrl && !e.domain && e.nameKey).map((e) => e.nameKey),
       ],
     );
-    return { removed: rows.length };
+    return { removed };
   }
 }

@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# One image for the API and the worker (docker-compose.yml picks the command).
+
+FROM node:20-slim AS build
+WORKDIR /app
+# The image talks to a real Temporal cluster; the dev-server CLI (a Go build) is not needed.
+ENV INTENT_LEADS_SKIP_TEMPORAL_INSTALL=1
+COPY package.json package-lock.json ./
+COPY scripts/install-temporal.js scripts/install-temporal.js
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src src
+COPY api api
+COPY worker worker
+COPY workflows workflows
+COPY activities activities
+COPY scripts scripts
+RUN npm run build
+# Bundled once here instead of by webpack at every worker start (WORKFLOW_BUNDLE_PATH).
+RUN node -e "require('@temporalio/worker').bundleWorkflowCode({ workflowsPath: require.resolve('./dist/workflows') }) \
+      .then(({ code }) => require('node:fs').writeFileSync('dist/workflow-bundle.js', code))"
+RUN npm prune --omit=dev
+
+FROM node:20-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules node_modules
+COPY --from=build /app/dist dist
+USER node
+EXPOSE 3000
+CMD ["node", "dist/api/main.js"]

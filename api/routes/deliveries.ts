@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { Services } from '../../src/services';
+import { DELIVERY_STATUSES } from '../../src/services/deliveries/deliveries';
+import { authErrors, errorEnvelope, pageEnvelope, pageQuery, uuidParam } from '../schemas/common';
+import { defineRoute } from '../route';
+
+const tags = ['signals'];
+const signalParam = uuidParam('signalId');
+const notFound = { 404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope } };
+
+const deliveryListQuery = pageQuery.extend({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  leadId: z.uuid().optional(),
+});
+
+const deliverySchema = z
+  .object({
+    id: z.uuid().describe('The X-Webhook-Id of every attempt of this delivery'),
+    leadId: z.uuid().nullable(),
+    route: z.string().describe('`webhook` (sequencers and CRMs later)'),
+    kind: z.enum(['lead', 'test', 'replay']),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    nextAttemptAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Delivery' });
+
+const testWebhookBody = z
+  .object({ url: z.string().min(1).max(2048).optional().describe('Another address to test before saving it') })
+  .optional()
+  .default({});
+
+const testWebhookResult = z
+  .object({
+    success: z.boolean().describe('The receiver answered 2xx'),
+    statusCode: z.number().int().nullable().describe('Null when no answer came (time-out, refused connection)'),
+    payloadSent: z.record(z.string(), z.unknown()).describe('The exact lead sent; `signal.is_test` is true'),
+    signed: z.boolean().describe('False when the signal has no linked API key: the send carried no signature'),
+  })
+  .meta({ id: 'TestWebhookResult' });
+
+export function deliveryRoutes(services: Services) {
+  const { deliveries } = services;
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/signals/{signalId}/deliveries',
+      operationId: 'listSignalDeliveries',
+      summary: "The signal's deliveries, newest first: status, attempts, last answer and next attempt",
+      tags,
+      access: { kind: 'apiKey', permission: 'read' },
+      params: signalParam,
+      query: deliveryListQuery,
+      responses: {
+        200: { description: 'Deliveries page', schema: z.object({ items: z.array(deliverySchema), ...pageEnvelope }) },
+        ...notFound,
+        ...authErrors,
+      },
+      handle: ({ caller, params, query }) => deliveries.list(caller.accountId, params.signalId, query),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/{signalId}/test-webhook',
+      operationId: 'testSignalWebhook',
+      summary: 'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
+      tags,
+      access: { kind: 'apiKey', permission: 'write' },
+      params: signalParam,
+      body: testWebhookBody,
+      responses: {
+        200: { description: 'Test result', schema: testWebhookResult },
+        422: { description: 'No webhookUrl and no url, or a url that is not allowed (VALIDATION_ERROR)', schema: errorEnvelope },
+        ...notFound,
+        ...authErrors,
+      },
+      handle: ({ caller, params, body }) => deliveries.testWebhook(caller.accountId, params.signalId, body.url),
+    }),
+  ];
+}

@@ -1,0 +1,137 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+/** Something `npm start` started and must stop on the way out. */
+export interface Part {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** Stops its parts in the reverse order of their start, so each stops before what it uses. */
+export class ProcessTree {
+  private readonly parts: Part[] = [];
+  private closing = false;
+
+  /** True from the first {@link requestClose}; start-up steps check it to stop early. */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  add<T extends Part>(part: T): T {
+    this.parts.push(part);
+    return part;
+  }
+
+  requestClose(): void {
+    this.closing = true;
+  }
+
+  /** Stops every part added so far, one at a time. */
+  async close(log: (line: string) => void): Promise<void> {
+    this.closing = true;
+    for (let part = this.parts.pop(); part; part = this.parts.pop()) {
+      const started = Date.now();
+      try {
+        await part.stop();
+        log(`stopped ${part.name} (${Date.now() - started} ms)`);
+      } catch (err) {
+        log(`could not stop ${part.name} cleanly: ${(err as Error).message}`);
+      }
+    }
+  }
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface NodeChild extends Part {
+  exited: Promise<ChildExit>;
+}
+
+/**
+ * `node <script>` with our stdout and stderr. stop() sends SIGTERM, then SIGKILL after
+ * `graceMs`; if this process exits first, the child is killed with it.
+ */
+export function spawnNode(name: string, script: string, env: NodeJS.ProcessEnv, graceMs: number): NodeChild {
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: false });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once('error', () => resolve({ code: null, signal: null }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  }).finally(() => process.removeListener('exit', killOnExit));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= terminate(child, exited, graceMs));
+  return { name, exited, stop };
+}
+
+async function terminate(child: ChildProcess, exited: Promise<ChildExit>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const escalation = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(escalation);
+  }
+}
+
+const SUPERVISED = 'INTENT_LEADS_SUPERVISED';
+
+/**
+ * A terminal's Ctrl-C reaches every process of the foreground process group at once, so
+ * PostgreSQL and the Temporal server would stop while the API and worker still use them.
+ * The launcher therefore re-runs this script in a new session (detached) that no terminal
+ * signal reaches, forwards SIGINT/SIGTERM/SIGHUP to it, and exits with its exit code. The
+ * re-run learns of a vanished launcher through the IPC channel ('disconnect').
+ *
+ * @returns true in the launcher, which must do nothing else.
+ */
+export function relaunchDetached(): boolean {
+  if (process.env[SUPERVISED] === '1') {
+    delete process.env[SUPERVISED]; // Not for the children to see.
+    return false;
+  }
+  if (process.platform === 'win32') return false;
+  const child = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    detached: true,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, [SUPERVISED]: '1' },
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, forward);
+  child.once('error', (err) => {
+    console.error(`could not start: ${err.message}`);
+    process.exit(1);
+  });
+  child.once('exit', (code, signal) => process.exit(code ?? (signal === 'SIGKILL' ? 137 : 1)));
+  return true;
+}
+
+/** In the re-run: calls `onGone` when the launcher disappears (killed, terminal closed). */
+export function onLauncherGone(onGone: () => void): void {
+  if (!process.channel) return;
+  process.channel.unref(); // The channel alone must not keep this process alive.
+  process.once('disconnect', onGone);
+}
+
+/**
+ * First SIGINT/SIGTERM: `onFirst`. Another one: `onForce`. npm forwards the Ctrl-C it got
+ * from the terminal to its script, so one key press may arrive twice within milliseconds;
+ * repeats inside `echoMs` count as the same press.
+ */
+export function onShutdownSignals(onFirst: (signal: NodeJS.Signals) => void, onForce: () => void, echoMs = 500): void {
+  let firstAt: number | undefined;
+  const handle = (signal: NodeJS.Signals) => {
+    if (firstAt === undefined) {
+      firstAt = Date.now();
+      onFirst(signal);
+    } else if (Date.now() - firstAt > echoMs) {
+      onForce();
+    }
+  };
+  process.on('SIGINT', handle);
+  process.on('SIGTERM', handle);
+}

@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../../config';
+import { notFound, validationError } from '../../errors';
+import type { ApiKeys } from '../api-keys';
+import { assertWebhookTarget } from '../webhook-targets';
+import type { Candidate } from '../leads/candidate';
+import { buildLeadPayload } from '../leads/payload';
+import type { WebhookSender } from './webhook-sender';
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** What the lead workflow needs to start one delivery workflow. */
+export interface PlannedDelivery {
+  deliveryId: string;
+  signalId: string;
+  leadId: string;
+  route: string;
+  target: string;
+}
+
+export type AttemptOutcome =
+  | { outcome: 'delivered'; statusCode: number }
+  /** Not pending any more (delivered by an earlier attempt, failed, or cancelled with its signal). */
+  | { outcome: 'settled'; status: DeliveryStatus }
+  | { outcome: 'retry'; statusCode: number | null; retryAfterMs?: number; error: string }
+  | { outcome: 'permanent'; statusCode: number | null; error: string };
+
+export interface DeliveryListQuery {
+  status?: DeliveryStatus;
+  leadId?: string;
+  limit: number;
+  offset: number;
+}
+
+export interface DeliveryItem {
+  id: string;
+  leadId: string | null;
+  route: string;
+  kind: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+export interface TestWebhookResult {
+  success: boolean;
+  statusCode: number | null;
+  payloadSent: Record<string, unknown>;
+  signed: boolean;
+}
+
+interface SignalRow {
+  id: string;
+  account_id: string;
+  api_key_id: string | null;
+  name: string;
+  signal_type_id: string;
+  webhook_url: string | null;
+  config: Record<string, unknown>;
+}
+
+/**
+ * Deliveries of leads to their routes (the webhook for now). PostgreSQL holds every delivery
+ * and attempt; the delivery workflow only decides when to try again.
+ */
+export class Deliveries {
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>,
+    private readonly apiKeys: ApiKeys,
+    private readonly sender: WebhookSender,
+  ) {}
+
+  /**
+   * One delivery per route of the lead's signal. Idempotent: a retried activity finds the rows
+   * (and so the ids, the stable X-Webhook-Id) made by the first try.
+   */
+  async createForLead(leadId: string): Promise<PlannedDelivery[]> {
+    const [lead] = await this.db.query(
+      `SELECT l.id, l.signal_id, l.account_id, s.webhook_url, s.deleted_at
+       FROM leads l JOIN signals s ON s.id = l.signal_id WHERE l.id = $1`,
+      [leadId],
+    );
+    if (!lead || lead.deleted_at) return [];
+    if (lead.webhook_url) {
+      await this.db.query(
+        `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind)
+         VALUES ($1, $2, $3, $4, 'webhook', $5, 'lead')
+         ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+        [randomUUID(), leadId, lead.signal_id, lead.account_id, lead.webhook_url],
+      );
+    }
+    const rows = await this.db.query(
+      `SELECT id, signal_id, lead_id, route, target FROM deliveries WHERE lead_id = $1 AND kind = 'lead' ORDER BY route`,
+      [leadId],
+    );
+    return rows.map((r: Record<string, string>) => ({ deliveryId: r.id, signalId: r.signal_id, leadId: r.lead_id, route: r.route, target: r.target }));
+  }
+
+  /**
+   * One attempt of a pending lead delivery: the stored payload text as is, signed with the
+   * current secret of the signal's key (a regenerated secret signs the very next attempt).
+   * `backoffMs` is the caller's expected wait before the next try, shown as `nextAttemptAt`.
+   */
+  async attempt(deliveryId: string, options: { backoffMs?: number } = {}): Promise<AttemptOutcome> {
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    const [[delivery]] = await this.db.query(
+      `UPDATE deliveries SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'pending'
+       RETURNING id, lead_id, signal_id, target, attempts`,
+      [deliveryId],
+    );
+    if (!delivery) {
+      const [row] = await this.db.query(`SELECT status FROM deliveries WHERE id = $1`, [deliveryId]);
+      return { outcome: 'settled', status: (row?.status ?? 'cancelled') as DeliveryStatus };
+    }
+    const [source] = await this.db.query(
+      `SELECT l.payload::text AS payload, s.api_key_id FROM leads l JOIN signals s ON s.id = l.signal_id WHERE l.id = $1`,
+      [delivery.lead_id],
+    );
+    if (!source) {
+      await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
+      return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
+    }
+    const secret = source.api_key_id ? await this.apiKeys.webhookSecret(source.api_key_id) : null;
+    const sent = await this.sender.send({ deliveryId, attempt: delivery.attempts, url: delivery.target, body: source.payload, secret });
+    if (sent.outcome === 'ok') {
+      await this.settle(deliveryId, 'delivered', sent.statusCode, null);
+      return { outcome: 'delivered', statusCode: sent.statusCode };
+    }
+    if (sent.outcome === 'permanent') {
+      await this.settle(deliveryId, 'failed', sent.statusCode, sent.error);
+      return { outcome: 'permanent', statusCode: sent.statusCode, error: sent.error };
+    }
+    const waitMs = sent.retryAfterMs ?? options.backoffMs ?? null;
+    await this.db.query(
+      `UPDATE deliveries SET last_status_code = $2, last_error = $3, updated_at = now(),
+         next_attempt_at = CASE WHEN $4::int IS NULL THEN NULL ELSE now() + make_interval(secs => $4::int / 1000.0) END
+       WHERE id = $1 AND status = 'pending'`,
+      [deliveryId, sent.statusCode, sent.error, waitMs],
+    );
+    return { outcome: 'retry', statusCode: sent.statusCode, error: sent.error, ...(sent.retryAfterMs !== undefined ? { retryAfterMs: sent.retryAfterMs } : {}) };
+  }
+
+  /** The end of a delivery whose retries ran out (or that failed permanently); idempotent. */
+  async markFailed(deliveryId: string, reason: string): Promise<void> {
+    await this.db.query(
+      `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, $2), updated_at = now()
+       WHERE id = $1 AND status = 'pending'`,
+      [deliveryId, reason],
+    );
+  }
+
+  async cancelForSignal(signalId: string): Promise<number> {
+    return cancelPendingDeliveries(this.db, signalId);
+  }
+
+  async list(accountId: string, signalId: string, query: DeliveryListQuery) {
+    await this.signalOf(accountId, signalId);
+    const where = ['signal_id = $1'];
+    const params: unknown[] = [signalId];
+    if (query.status) where.push(`status = $${params.push(query.status)}`);
+    if (query.leadId) where.push(`lead_id = $${params.push(query.leadId)}`);
+    const filter = where.join(' AND ');
+    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM deliveries WHERE ${filter}`, params);
+    const rows = await this.db.query(
+      `SELECT id, lead_id, route, kind, status, attempts, last_status_code, last_error, next_attempt_at, created_at
+       FROM deliveries WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.limit, query.offset],
+    );
+    const items: DeliveryItem[] = rows.map((r: Record<string, any>) => ({
+      id: r.id,
+      leadId: r.lead_id,
+      route: r.route,
+      kind: r.kind,
+      status: r.status,
+      attempts: r.attempts,
+      lastStatusCode: r.last_status_code,
+      lastError: r.last_error,
+      nextAttemptAt: r.next_attempt_at ? new Date(r.next_attempt_at).toISOString() : null,
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
+    return { items, total, limit: query.limit, offset: query.offset, hasMore: query.offset + items.length < total };
+  }
+
+  /**
+   * The specification's synchronous test: a sample lead of the signal's type, marked
+   * `is_test`, sent once (no retries) under a new delivery id, to the saved webhook or to `url`.
+   */
+  async testWebhook(accountId: string, signalId: string, url?: string): Promise<TestWebhookResult> {
+    const signal = await this.signalOf(accountId, signalId);
+    if (url !== undefined) await assertWebhookTarget(url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'url');
+    const target = url ?? signal.webhook_url;
+    if (!target) throw validationError([{ field: 'url', message: 'the signal has no webhookUrl; send a url to test' }]);
+    const deliveryId = randomUUID();
+    const payload = buildLeadPayload(
+      randomUUID(),
+      new Date(),
+      { id: signal.id, name: signal.name, signalTypeId: signal.signal_type_id, getPhones: signal.config.getPhones === true },
+      sampleCandidate(signal.signal_type_id),
+    );
+    const payloadSent: Record<string, unknown> = { ...payload, signal: { ...payload.signal, is_test: true } };
+    const secret = signal.api_key_id ? await this.apiKeys.webhookSecret(signal.api_key_id) : null;
+    await this.db.query(
+      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, attempts) VALUES ($1, NULL, $2, $3, 'webhook', $4, 'test', 1)`,
+      [deliveryId, signal.id, signal.account_id, target],
+    );
+    const sent = await this.sender.send({ deliveryId, attempt: 1, url: target, body: JSON.stringify(payloadSent), secret });
+    await this.settle(deliveryId, sent.outcome === 'ok' ? 'delivered' : 'failed', sent.statusCode, sent.outcome === 'ok' ? null : sent.error);
+    return { success: sent.outcome === 'ok', statusCode: sent.statusCode, payloadSent, signed: secret !== null };
+  }
+
+  private async settle(deliveryId: string, status: DeliveryStatus, statusCode: number | null, error: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
+       WHERE id = $1 AND status = 'pending'`,
+      [deliveryId, status, statusCode, error],
+    );
+  }
+
+  private async signalOf(accountId: string, signalId: string): Promise<SignalRow> {
+    const [signal] = await this.db.query(
+      `SELECT id, account_id, api_key_id, name, signal_type_id, webhook_url, config FROM signals
+       WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
+      [signalId, accountId],
+    );
+    if (!signal) throw notFound('Signal');
+    return signal;
+  }
+}
+
+/**
+ * A deleted signal sends nothing more: its pending deliveries are cancelled, and each delivery
+ * workflow ends at its next attempt, which finds the row no longer pending. A function of the
+ * database alone so that the signal lifecycle can call it without the delivery service.
+ */
+export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<number> {
+  // TypeORM answers an UPDATE with [rows, affected].
+  const [, affected] = await db.query(
+    `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
+     WHERE signal_id = $1 AND status = 'pending'`,
+    [signalId],
+  );
+  return affected;
+}
+
+/** A realistic made-up lead for test sends: a person-level event of the signal's type. */
+function sampleCandidate(signalTypeId: string): Candidate {
+  const watchlist = signalTypeId === 'account_watchlist';
+  const occurredAt = new Date(Date.now() - 2 * 86_400_000);
+  return {
+    event_id: 'sample',
+    event_type: watchlist ? 'new_decision_makers' : 'job_change',
+    occurred_at: occurredAt,
+    data: watchlist
+      ? { watchlist_role: 'Chief Technology Officer', new_job_started_on: '10/2026', new_job_start_month: '2026-10' }
+      : {
+          previous_title: 'VP Engineering',
+          previous_company: 'Northwind Labs',
+          new_title: 'Chief Technology Officer',
+          new_company: 'Acme Analytics',
+          new_job_started_on: '10/2026',
+          new_job_start_month: '2026-10',
+          change_type: 'company',
+        },
+    company_id: 'sample-company',
+    company_name: 'Acme Analytics',
+    company_domain: 'acme-analytics.example',
+    company_linkedin_url: 'https://www.linkedin.com/company/acme-analytics-example',
+    industry: 'Software Development',
+    employee_count: 120,
+    size_band: '51-200',
+    hq_country_code: 'US',
+    hq_city: 'Austin',
+    description: 'Analytics software for mid-size retailers.',
+    company_type: 'Privately Held',
+    founded_year: 2015,
+    tech_stack: ['Snowflake', 'React'],
+    person_id: 'sample-person',
+    first_name: 'Ada',
+    last_name: 'Example',
+    title: 'Chief Technology Officer',
+    persona: 'Chief Technology Officer',
+    person_linkedin_url: 'https://www.linkedin.com/in/ada-example',
+    email: null,
+    phone: '+1 512 555 0100',
+    location: 'Austin, Texas, United States',
+    city: 'Austin',
+    country_code: 'US',
+    subject_key: 'person:sample-person',
+  };
+}

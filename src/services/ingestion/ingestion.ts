@@ -1,0 +1,297 @@
+import type { DataSource } from 'typeorm';
+import { sizeBandOf } from '../../catalogue/company-sizes';
+import { resolveLocation } from '../../catalogue/locations';
+import { matchPersona } from '../../catalogue/personas';
+import { invalidRequest } from '../../errors';
+import { nameKeyOf } from '../signals/watchlist-entries';
+import { RECORD_SCHEMAS, type CompanyRecord, type EventRecord, type PersonRecord, type RecordKind } from './records';
+
+export interface IngestError {
+  /** 1-based line of the NDJSON body, or index + 1 in a JSON array. */
+  line: number;
+  message: string;
+}
+
+export interface IngestResult {
+  /** New records stored. */
+  accepted: number;
+  /** Valid records whose id was already stored (or came earlier in the same input): left as they were. */
+  duplicates: number;
+  rejected: number;
+  /** Sorted by line; at most MAX_LISTED_ERRORS of them, `rejected` stays the full count. */
+  errors: IngestError[];
+}
+
+/** One statement per this many rows: big enough to amortise round trips, small enough for parameter arrays. */
+const BATCH_SIZE = 1000;
+/** A 50 MB file of bad lines would otherwise answer with a response as large as itself. */
+export const MAX_LISTED_ERRORS = 1000;
+
+interface Lined<T> {
+  line: number;
+  record: T;
+}
+
+interface RawLine {
+  line: number;
+  value: unknown;
+  /** Set when the line is not JSON at all. */
+  problem?: string;
+}
+
+const KINDS = Object.keys(RECORD_SCHEMAS) as RecordKind[];
+
+/**
+ * Stores provider records (contract section 3) line by line: a bad line is reported with its
+ * line number and the others are kept. Companies go in first, then people, then events, so a
+ * single input may reference its own companies and people. Idempotent per record id: a record
+ * whose id is already stored is counted as a duplicate and changes nothing.
+ */
+export class Ingestion {
+  constructor(private readonly db: DataSource) {}
+
+  async ingest(input: string | readonly unknown[]): Promise<IngestResult> {
+    const errors: IngestError[] = [];
+    const reject = (line: number, message: string) => errors.push({ line, message });
+
+    const companies: Lined<CompanyRecord>[] = [];
+    const people: Lined<PersonRecord>[] = [];
+    const events: Lined<EventRecord>[] = [];
+    const lines: RawLine[] = typeof input === 'string' ? linesOf(input) : input.map((value, i) => ({ line: i + 1, value }));
+    for (const { line, value, problem } of lines) {
+      if (problem) {
+        reject(line, problem);
+        continue;
+      }
+      const parsed = validate(value);
+      if (typeof parsed === 'string') reject(line, parsed);
+      else if (parsed.kind === 'company') companies.push({ line, record: parsed });
+      else if (parsed.kind === 'person') people.push({ line, record: parsed });
+      else events.push({ line, record: parsed });
+    }
+
+    let inserted = 0;
+    let valid = 0;
+
+    valid += companies.length;
+    inserted += await this.insertCompanies(companies.map((c) => c.record));
+
+    const knownCompanies = new Set(companies.map((c) => c.record.id));
+    await this.addStored('companies', [...people.map((p) => p.record.companyId), ...events.map((e) => e.record.companyId)], knownCompanies);
+
+    const placedPeople = people.filter(({ line, record }) => {
+      if (knownCompanies.has(record.companyId)) return true;
+      reject(line, `companyId: no company "${record.companyId}" is stored or sent in this input`);
+      return false;
+    });
+    valid += placedPeople.length;
+    inserted += await this.insertPeople(placedPeople.map((p) => p.record));
+
+    const knownPeople = new Set(placedPeople.map((p) => p.record.id));
+    await this.addStored('people', events.flatMap((e) => (e.record.personId ? [e.record.personId] : [])), knownPeople);
+
+    const placedEvents = events.filter(({ line, record }) => {
+      const problems: string[] = [];
+      if (!knownCompanies.has(record.companyId)) problems.push(`companyId: no company "${record.companyId}" is stored or sent in this input`);
+      if (record.personId && !knownPeople.has(record.personId)) problems.push(`personId: no person "${record.personId}" is stored or sent in this input`);
+      if (problems.length) reject(line, problems.join('; '));
+      return problems.length === 0;
+    });
+    valid += placedEvents.length;
+    inserted += await this.insertEvents(placedEvents.map((e) => e.record));
+
+    errors.sort((a, b) => a.line - b.line);
+    return { accepted: inserted, duplicates: valid - inserted, rejected: errors.length, errors: errors.slice(0, MAX_LISTED_ERRORS) };
+  }
+
+  /** Adds to `known` those of `ids` that are already stored in `table`. */
+  private async addStored(table: 'companies' | 'people', ids: string[], known: Set<string>): Promise<void> {
+    const missing = [...new Set(ids.filter((id) => !known.has(id)))];
+    for (const chunk of chunks(missing, 10_000)) {
+      const rows: { id: string }[] = await this.db.query(`SELECT id FROM ${table} WHERE id = ANY($1::text[])`, [chunk]);
+      for (const row of rows) known.add(row.id);
+    }
+  }
+
+  private async insertCompanies(records: CompanyRecord[]): Promise<number> {
+    let inserted = 0;
+    for (const chunk of chunks(records, BATCH_SIZE)) {
+      const columns = columnsOf(chunk, (c) => [
+        c.id,
+        c.name,
+        nameKeyOf(c.name),
+        c.domain,
+        c.linkedinUrl,
+        c.industry,
+        c.employeeCount,
+        c.employeeCount === null ? null : sizeBandOf(c.employeeCount),
+        c.hqCountryCode,
+        c.hqCity,
+        c.description,
+        c.companyType,
+        c.foundedYear,
+        JSON.stringify(c.techStack),
+      ]);
+      inserted += await this.insertCounting(
+        `INSERT INTO companies (id, name, name_key, domain, linkedin_url, industry, employee_count, size_band,
+                                hq_country_code, hq_city, description, company_type, founded_year, tech_stack)
+         SELECT r.id, r.name, r.name_key, r.domain, r.linkedin_url, r.industry, r.employee_count, r.size_band,
+                r.hq_country_code, r.hq_city, r.description, r.company_type, r.founded_year,
+                ARRAY(SELECT jsonb_array_elements_text(r.tech_stack::jsonb))
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
+                     $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[])
+              AS r(id, name, name_key, domain, linkedin_url, industry, employee_count, size_band,
+                   hq_country_code, hq_city, description, company_type, founded_year, tech_stack)`,
+        columns,
+      );
+    }
+    return inserted;
+  }
+
+  private async insertPeople(records: PersonRecord[]): Promise<number> {
+    const regions = new RegionLookup();
+    let inserted = 0;
+    for (const chunk of chunks(records, BATCH_SIZE)) {
+      const columns = columnsOf(chunk, (p) => [
+        p.id,
+        p.firstName,
+        p.lastName,
+        p.title ?? '',
+        p.title ? (matchPersona(p.title)?.name ?? null) : null,
+        p.companyId,
+        p.linkedinUrl,
+        p.email,
+        p.phone,
+        p.location,
+        p.city,
+        regions.of(p),
+        p.countryCode,
+        p.startedOn,
+      ]);
+      inserted += await this.insertCounting(
+        `INSERT INTO people (id, first_name, last_name, title, persona, company_id, linkedin_url, email, phone,
+                             location, city, region_code, country_code, started_on)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                              $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])`,
+        columns,
+      );
+    }
+    return inserted;
+  }
+
+  private async insertEvents(records: EventRecord[]): Promise<number> {
+    let inserted = 0;
+    for (const chunk of chunks(records, BATCH_SIZE)) {
+      const columns = columnsOf(chunk, (e) => [e.id, e.type, e.occurredAt, e.companyId, e.personId, JSON.stringify(e.data)]);
+      inserted += await this.insertCounting(
+        `INSERT INTO events (id, type, occurred_at, company_id, person_id, data)
+         SELECT r.id, r.type, r.occurred_at, r.company_id, r.person_id, r.data::jsonb
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[])
+              AS r(id, type, occurred_at, company_id, person_id, data)`,
+        columns,
+      );
+    }
+    return inserted;
+  }
+
+  /** Runs an `INSERT ... SELECT` with `ON CONFLICT (id) DO NOTHING` and answers how many rows were new. */
+  private async insertCounting(insert: string, columns: unknown[][]): Promise<number> {
+    const [{ inserted }] = await this.db.query(
+      `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING 1) SELECT count(*)::int AS inserted FROM added`,
+      columns,
+    );
+    return inserted;
+  }
+}
+
+/**
+ * The region a person is in, from "city, country" (else from the free-text location when it
+ * agrees with the country). Resolving costs ~10 µs and vendor files repeat the same cities, so
+ * each place is resolved once per input.
+ */
+class RegionLookup {
+  private readonly cache = new Map<string, string | null>();
+
+  of(person: Pick<PersonRecord, 'city' | 'countryCode' | 'location'>): string | null {
+    const { city, countryCode, location } = person;
+    if (!countryCode || (!city && !location)) return null;
+    const query = city ? `${city}, ${countryCode}` : location!;
+    const key = `${countryCode}|${query}`;
+    let region = this.cache.get(key);
+    if (region === undefined) {
+      const place = resolveLocation(query);
+      region = place && place.kind !== 'country' && place.countryCode === countryCode ? (place.regionCode ?? null) : null;
+      this.cache.set(key, region);
+    }
+    return region;
+  }
+}
+
+/** One object per non-blank line; line numbers count every line, blank ones included. */
+function linesOf(text: string): RawLine[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = body.trimStart();
+  // A JSON array sent as text (the CLI's .json files, a provider's batch) is as welcome as NDJSON.
+  if (trimmed.startsWith('[')) {
+    let array: unknown;
+    try {
+      array = JSON.parse(body);
+    } catch (err) {
+      throw invalidRequest(`The body starts like a JSON array but is not valid JSON: ${(err as Error).message}`);
+    }
+    if (!Array.isArray(array)) throw invalidRequest('The body must be NDJSON records or a JSON array of records');
+    return array.map((value, i) => ({ line: i + 1, value }));
+  }
+  const lines: RawLine[] = [];
+  let start = 0;
+  let line = 0;
+  while (start <= body.length) {
+    let end = body.indexOf('\n', start);
+    if (end === -1) end = body.length;
+    line++;
+    const content = body.slice(start, end).trim();
+    start = end + 1;
+    if (!content) continue;
+    try {
+      lines.push({ line, value: JSON.parse(content) });
+    } catch (err) {
+      lines.push({ line, value: undefined, problem: `not valid JSON: ${(err as Error).message}` });
+    }
+  }
+  return lines;
+}
+
+type Parsed = CompanyRecord | PersonRecord | EventRecord;
+
+/** The normalised record, or what is wrong with it in one line of text. */
+function validate(value: unknown): Parsed | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'a record must be a JSON object';
+  const kind = (value as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || !(KINDS as string[]).includes(kind)) {
+    return `kind: must be ${KINDS.map((k) => `"${k}"`).join(', ')}`;
+  }
+  const parsed = RECORD_SCHEMAS[kind as RecordKind].safeParse(value);
+  if (parsed.success) return parsed.data;
+  return parsed.error.issues
+    .flatMap((issue) => {
+      const field = issue.path.map(String).join('.');
+      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: is not a field of ${kind} records`);
+      // zod words a missing field as a type mismatch with "undefined"; say what the sender did wrong.
+      const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+      return [field ? `${field}: ${message}` : message];
+    })
+    .join('; ');
+}
+
+function* chunks<T>(items: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
+}
+
+/** Row values turned into one array per column, the shape `unnest` takes. */
+function columnsOf<T>(rows: readonly T[], valuesOf: (row: T) => unknown[]): unknown[][] {
+  const columns: unknown[][] = [];
+  for (const row of rows) {
+    valuesOf(row).forEach((value, i) => (columns[i] ??= []).push(value));
+  }
+  return columns;
+}

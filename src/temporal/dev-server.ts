@@ -1,0 +1,235 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Connection } from '@temporalio/client';
+import { assertPortFree, findFreePort } from '../net/ports';
+import { findTemporalCli, missingTemporalCliMessage } from './cli';
+import { devServerSearchAttributeFlags, searchAttributeKeys } from './search-attributes';
+
+export interface DevServerOptions {
+  /** Frontend gRPC port; 0 or undefined picks a free one. */
+  port?: number;
+  /** Web UI port; 0 or undefined picks a free one. Ignored when headless. */
+  uiPort?: number;
+  headless?: boolean;
+  /** SQLite file that keeps state across restarts; in memory when undefined. */
+  dbFilename?: string;
+  namespace?: string;
+  logLevel?: string;
+  onLog?: (line: string) => void;
+}
+
+export interface RunningDevServer {
+  /** `host:port` of the frontend, for `Connection.connect` and `TEMPORAL_ADDRESS`. */
+  address: string;
+  uiUrl?: string;
+  stop(): Promise<void>;
+  /** Resolves when the server process ends, whether by stop() or not (never, for the SDK's). */
+  exited: Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+const LOG_TAIL_LINES = 40;
+
+/**
+ * A Temporal dev server with this project's search attributes registered, ready to serve
+ * when the promise resolves: the frontend answers, the namespace exists, the attributes are
+ * visible. Uses the `temporal` CLI found by {@link findTemporalCli}; without one, the SDK's
+ * own download (needs internet).
+ */
+export async function startTemporalDevServer(opts: DevServerOptions = {}): Promise<RunningDevServer> {
+  const namespace = opts.namespace ?? 'default';
+  const port = await choosePort(opts.port, 'the Temporal dev server');
+  const uiPort = opts.headless ? undefined : await choosePort(opts.uiPort, 'the Temporal Web UI');
+  if (opts.dbFilename) mkdirSync(path.dirname(path.resolve(opts.dbFilename)), { recursive: true });
+  const settings = { port, uiPort, namespace, dbFilename: opts.dbFilename, logLevel: opts.logLevel ?? 'warn' };
+
+  const cli = findTemporalCli();
+  const server = cli ? spawnCliServer(cli, settings, opts.onLog) : await startDownloadedServer(settings);
+  try {
+    await waitUntilReady(server.address, namespace, server.failure);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return { address: server.address, uiUrl: server.uiUrl, stop: server.stop, exited: server.exited };
+}
+
+interface ServerSettings {
+  port: number;
+  uiPort?: number;
+  namespace: string;
+  dbFilename?: string;
+  logLevel: string;
+}
+
+interface StartingServer extends RunningDevServer {
+  /** Set once the server can no longer become ready (its process died). */
+  failure(): Error | undefined;
+}
+
+async function choosePort(requested: number | undefined, purpose: string): Promise<number> {
+  if (!requested) return findFreePort(HOST);
+  await assertPortFree(requested, purpose, HOST);
+  return requested;
+}
+
+function uiUrlOf(settings: ServerSettings): string | undefined {
+  return settings.uiPort === undefined ? undefined : `http://${HOST}:${settings.uiPort}`;
+}
+
+function spawnCliServer(cli: string, settings: ServerSettings, onLog?: (line: string) => void): StartingServer {
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    HOST,
+    '--port',
+    String(settings.port),
+    ...(settings.uiPort === undefined ? ['--headless'] : ['--ui-port', String(settings.uiPort)]),
+    ...(settings.dbFilename ? ['--db-filename', settings.dbFilename] : []),
+    '--namespace',
+    settings.namespace,
+    '--log-level',
+    settings.logLevel,
+    ...devServerSearchAttributeFlags(),
+  ];
+  const child = spawn(cli, args, { detached: false, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A caller that forgets stop() should not hang forever: the server alone keeps nothing
+  // alive, and the 'exit' handler below takes it down with us.
+  child.unref();
+  const tail: string[] = [];
+  // Once we stop it, its complaints about closing connections are expected noise.
+  let stopRequested = false;
+  const record = (line: string) => {
+    tail.push(line);
+    if (tail.length > LOG_TAIL_LINES) tail.shift();
+    if (!stopRequested) onLog?.(line);
+  };
+  forwardLines(child, record);
+
+  // stop() is the normal path; this covers a parent that exits without calling it. SIGKILL
+  // because nothing can wait after 'exit', and SQLite survives it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+
+  let exitError: Error | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('error', (err) => {
+      exitError = new Error(`could not run ${cli}: ${err.message}`);
+      resolve();
+    });
+    // 'close', not 'exit': by then the output is complete, and the tail says why it ended.
+    child.once('close', (code, signal) => {
+      exitError ??= new Error(
+        `temporal dev server exited (${signal ?? `code ${code}`}) before it was ready; its last output:\n${tail.join('\n')}`,
+      );
+      resolve();
+    });
+  }).finally(() => process.removeListener('exit', killOnExit));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopRequested = true;
+    return (stopping ??= stopChild(child, exited));
+  };
+  return {
+    address: `${HOST}:${settings.port}`,
+    uiUrl: uiUrlOf(settings),
+    stop,
+    exited,
+    failure: () => exitError,
+  };
+}
+
+function forwardLines(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = '';
+    (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) onLine(line);
+    });
+    stream?.on('end', () => {
+      if (partial.trim()) onLine(partial);
+    });
+  }
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const escalation = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(escalation);
+  }
+}
+
+async function startDownloadedServer(settings: ServerSettings): Promise<StartingServer> {
+  // Loaded only here: it pulls in the native worker runtime, which nothing else needs.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+  try {
+    const env = await TestWorkflowEnvironment.createLocal({
+      server: {
+        ip: HOST,
+        port: settings.port,
+        namespace: settings.namespace,
+        dbFilename: settings.dbFilename,
+        ui: settings.uiPort !== undefined,
+        uiPort: settings.uiPort,
+        searchAttributes: [...searchAttributeKeys],
+        log: { format: 'pretty', level: settings.logLevel },
+      },
+    });
+    let stopping: Promise<void> | undefined;
+    return {
+      address: env.address,
+      uiUrl: uiUrlOf(settings),
+      stop: () => (stopping ??= env.teardown()),
+      exited: new Promise<void>(() => undefined),
+      failure: () => undefined,
+    };
+  } catch (err) {
+    throw new Error(
+      `${missingTemporalCliMessage()}\nThe last resort, the SDK downloading a dev server, failed too: ${(err as Error).message}`,
+      { cause: err },
+    );
+  }
+}
+
+async function waitUntilReady(address: string, namespace: string, failure: () => Error | undefined): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastProblem = 'no answer yet';
+  while (Date.now() < deadline) {
+    const failed = failure();
+    if (failed) throw failed;
+    const problem = await probe(address, namespace);
+    if (!problem) return;
+    lastProblem = problem;
+    await sleep(250);
+  }
+  throw new Error(`temporal dev server at ${address} was not ready within ${READY_TIMEOUT_MS / 1000}s: ${lastProblem}`);
+}
+
+/** Undefined when the server is ready, else what is still missing. */
+async function probe(address: string, namespace: string): Promise<string | undefined> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: '2s' });
+    await connection.workflowService.describeNamespace({ namespace });
+    const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+    const missing = searchAttributeKeys.filter((key) => !customAttributes?.[key.name]).map((key) => key.name);
+    return missing.length ? `search attributes not registered: ${missing.join(', ')}` : undefined;
+  } catch (err) {
+    return (err as Error).message;
+  } finally {
+    await connection?.close().catch(() => undefined);
+  }
+}

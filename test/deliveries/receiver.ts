@@ -1,0 +1,86 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhook } from '../../src/services/deliveries/webhook-signature';
+
+export interface ReceivedRequest {
+  at: number;
+  headers: http.IncomingHttpHeaders;
+  rawBody: Buffer;
+  body: any;
+  /** Whether X-Webhook-Signature verified over the raw bytes with the receiver's current secret. */
+  verified: boolean;
+  status: number;
+}
+
+export interface ScriptStep {
+  status: number;
+  headers?: Record<string, string>;
+  delayMs?: number;
+}
+
+/**
+ * A webhook receiver as a customer would write one: verifies the signature over the raw bytes,
+ * records everything, and answers from a script (then 200 once the script is used up).
+ */
+export async function startReceiver(options: { secret?: string | null } = {}) {
+  const requests: ReceivedRequest[] = [];
+  const script: ScriptStep[] = [];
+  let secret = options.secret ?? null;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks);
+      const step = script.shift() ?? { status: 200 };
+      const verified =
+        secret !== null &&
+        verifyWebhook({
+          secret,
+          rawBody,
+          signature: req.headers['x-webhook-signature'] as string | undefined,
+          timestamp: req.headers['x-webhook-timestamp'] as string | undefined,
+        }).ok;
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      requests.push({ at: Date.now(), headers: req.headers, rawBody, body, verified, status: step.status });
+      const answer = () => {
+        res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
+        res.end('{"ok":true}');
+      };
+      if (step.delayMs) setTimeout(answer, step.delayMs);
+      else answer();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks/leads`,
+    requests,
+    /** Answers for the next requests, in order. */
+    script(...steps: ScriptStep[]) {
+      script.push(...steps);
+    },
+    setSecret(next: string | null) {
+      secret = next;
+    },
+    async waitFor(count: number, timeoutMs = 30_000): Promise<ReceivedRequest[]> {
+      const until = Date.now() + timeoutMs;
+      while (requests.length < count) {
+        if (Date.now() > until) throw new Error(`receiver got ${requests.length} of ${count} requests`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return requests;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>;

@@ -1,0 +1,127 @@
+import { startStack, type Stack } from '../setup/stack';
+import { call, createAccount, type TestAccount } from '../setup/http';
+import { startReceiver, type Receiver } from './receiver';
+
+let stack: Stack;
+let account: TestAccount;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  stack = await startStack({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', WEBHOOK_TIMEOUT_MS: '1000' } });
+  account = await createAccount(stack, { credits: 100 });
+});
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await stack.stop();
+});
+
+async function receiver(secret: string | null = account.webhookSecret): Promise<Receiver> {
+  const r = await startReceiver({ secret });
+  receivers.push(r);
+  return r;
+}
+
+async function draftSignal(webhookUrl?: string): Promise<string> {
+  const created = await call(`${stack.url}/api/v1/signals/job-changes`, {
+    token: account.apiKey,
+    body: { name: 'Webhook test', ...(webhookUrl ? { webhookUrl } : {}), config: { jobTitles: ['Chief Technology Officer'] } },
+  });
+  if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
+  return created.body.id;
+}
+
+const testWebhook = (signalId: string, body?: unknown) =>
+  call(`${stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: account.apiKey, method: 'POST', ...(body ? { body } : {}) });
+
+test('sends one signed sample lead marked is_test to the saved webhook and answers field by field', async () => {
+  const r = await receiver();
+  const signalId = await draftSignal(r.url);
+  const answer = await testWebhook(signalId);
+  expect(answer.status).toBe(200);
+  expect(Object.keys(answer.body).sort()).toEqual(['payloadSent', 'signed', 'statusCode', 'success']);
+  expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: true });
+  const sent = answer.body.payloadSent;
+  expect(sent.signal).toMatchObject({ id: signalId, name: 'Webhook test', type: 'job_changes', is_test: true, last_signal: 'Job Change' });
+  expect(sent.signal.new_title).toBe('Chief Technology Officer');
+  expect(sent.contact).toMatchObject({ first_name: 'Ada', title: 'Chief Technology Officer', email: '' });
+  expect(sent.contact.lead_id).toMatch(/^[0-9a-f-]{36}$/);
+  expect(sent.company).toMatchObject({ name: 'Acme Analytics', industry: 'Software Development' });
+
+  expect(r.requests).toHaveLength(1);
+  const [request] = r.requests;
+  expect(request.verified).toBe(true);
+  expect(request.body).toEqual(sent);
+  expect(request.headers['x-webhook-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+  // A second test is a new send with a new id; each is listed as a test delivery.
+  await testWebhook(signalId);
+  expect(r.requests[1].headers['x-webhook-id']).not.toBe(request.headers['x-webhook-id']);
+  const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: account.apiKey });
+  expect(page.body.total).toBe(2);
+  expect(page.body.items.every((d: any) => d.kind === 'test' && d.status === 'delivered' && d.attempts === 1)).toBe(true);
+});
+
+test('a url in the body is tested instead of the saved webhook, and a receiver error is reported, not retried', async () => {
+  const saved = await receiver();
+  const other = await receiver();
+  other.script({ status: 503 });
+  const signalId = await draftSignal(saved.url);
+  const answer = await testWebhook(signalId, { url: other.url });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ success: false, statusCode: 503, signed: true });
+  await new Promise((res) => setTimeout(res, 500));
+  expect(other.requests).toHaveLength(1);
+  expect(saved.requests).toHaveLength(0);
+});
+
+test('a receiver that does not answer in time gives success false and no status code', async () => {
+  const slow = await receiver();
+  slow.script({ status: 200, delayMs: 3000 });
+  const signalId = await draftSignal(slow.url);
+  const started = Date.now();
+  const answer = await testWebhook(signalId);
+  expect(Date.now() - started).toBeLessThan(2500);
+  expect(answer.body).toMatchObject({ success: false, statusCode: null });
+});
+
+test('a signal with no linked key is sent unsigned', async () => {
+  const r = await receiver(null);
+  const signalId = await draftSignal(r.url);
+  await stack.db.query(`UPDATE signals SET api_key_id = NULL WHERE id = $1`, [signalId]);
+  const answer = await testWebhook(signalId);
+  expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: false });
+  expect(answer.body.payloadSent.signal.is_test).toBe(true);
+  expect(r.requests[0].headers['x-webhook-signature']).toBeUndefined();
+  expect(r.requests[0].headers['webhook-signature']).toBeUndefined();
+  expect(r.requests[0].headers['x-webhook-id']).toBeDefined();
+});
+
+test('422 with neither a saved webhook nor a url; 422 for a url that is not http(s); 404 for an unknown signal', async () => {
+  const signalId = await draftSignal();
+  const none = await testWebhook(signalId);
+  expect(none.status).toBe(422);
+  expect(none.body.error.code).toBe('VALIDATION_ERROR');
+  const ftp = await testWebhook(signalId, { url: 'ftp://example.com/hook' });
+  expect(ftp.status).toBe(422);
+  const unknown = await testWebhook('00000000-0000-4000-8000-000000000000');
+  expect(unknown.status).toBe(404);
+});
+
+test('with private targets refused, loopback is refused when dialled, by literal and by name, as a permanent failure', async () => {
+  const { WebhookSender } = await import('../../src/services/deliveries/webhook-sender');
+  const guarded = new WebhookSender(stack.db, { WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+  const r = await receiver();
+  const signalId = await draftSignal(r.url);
+  const port = new URL(r.url).port;
+  for (const url of [r.url, `http://localhost:${port}/hooks/leads`, `http://[::ffff:127.0.0.1]:${port}/hooks/leads`]) {
+    const [{ id }] = await stack.db.query(
+      `INSERT INTO deliveries (id, signal_id, account_id, route, target, kind) VALUES (gen_random_uuid(), $1, $2, 'webhook', $3, 'test') RETURNING id`,
+      [signalId, account.accountId, url],
+    );
+    const result = await guarded.send({ deliveryId: id, attempt: 1, url, body: '{}', secret: null });
+    expect(result).toMatchObject({ outcome: 'permanent', statusCode: null });
+    expect((result as { error: string }).error).toMatch(/^target refused/);
+  }
+  // Nothing reached the receiver: the check ran before any byte was sent.
+  expect(r.requests).toHaveLength(0);
+});

@@ -1,0 +1,203 @@
+import { startStack, type Stack, TEST_ADMIN_TOKEN } from '../setup/stack';
+import { call, createAccount, type TestAccount } from '../setup/http';
+import { signWebhook, verifyWebhook } from '../../src/services/deliveries/webhook-signature';
+import { startReceiver, type Receiver } from './receiver';
+
+let stack: Stack;
+let account: TestAccount;
+const receivers: Receiver[] = [];
+let seq = 0;
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: {
+      SIGNAL_EVALUATION_INTERVAL: '1h',
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_RETRY_INITIAL_MS: '200',
+      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
+      WEBHOOK_RETRY_WINDOW_MS: '20000',
+    },
+  });
+  account = await createAccount(stack, { credits: 1000 });
+  await stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
+    VALUES ('dc1', 'Acme', 'acme', 'acme.com', 'Software Development', 120, '51-200', 'US', 'Austin')`);
+});
+afterAll(async () => {
+  for (const r of receivers) await r.close();
+  await stack.stop();
+});
+
+async function receiver(secret: string | null = account.webhookSecret): Promise<Receiver> {
+  const r = await startReceiver({ secret });
+  receivers.push(r);
+  return r;
+}
+
+/**
+ * A fresh job change only this test's signal matches (its own title word), then an active
+ * signal whose webhook is the receiver: activation evaluates at once and hands the lead over.
+ */
+async function leadTo(webhookUrl: string): Promise<{ signalId: string }> {
+  const tag = `Zeta${++seq}x${Date.now()}`;
+  await stack.db.query(
+    `INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code)
+     VALUES ($1, 'Ada', 'Lovelace', $2, 'Chief Technology Officer', 'dc1', 'Austin', 'US', 'TX')`,
+    [`dp-${tag}`, `Head of ${tag}`],
+  );
+  await stack.db.query(
+    `INSERT INTO events (id, type, occurred_at, company_id, person_id, data) VALUES ($1, 'job_change', now() - interval '1 day', 'dc1', $2,
+     '{"previous_title":"VP Eng","previous_company":"Beta","new_title":"CTO","new_company":"Acme","new_job_started_on":"10/2026","new_job_start_month":"2026-10","change_type":"company"}')`,
+    [`de-${tag}`, `dp-${tag}`],
+  );
+  const created = await call(`${stack.url}/api/v1/signals/job-changes`, {
+    token: account.apiKey,
+    body: { name: `Deliveries ${tag}`, status: 'active', webhookUrl, config: { customTitles: [tag], locations: ['Texas'] } },
+  });
+  if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
+  return { signalId: created.body.id };
+}
+
+async function deliveriesOf(signalId: string) {
+  const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: account.apiKey });
+  expect(page.status).toBe(200);
+  return page.body;
+}
+
+async function waitForDeliveryStatus(signalId: string, status: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const page = await deliveriesOf(signalId);
+    const kinds = page.items.filter((d: any) => d.kind === 'lead');
+    if (kinds.length > 0 && kinds.every((d: any) => d.status === status)) return page;
+    if (Date.now() > until) throw new Error(`deliveries not ${status}: ${JSON.stringify(page.items)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('a lead arrives signed over its exact stored bytes, and the delivery is listed as delivered', async () => {
+  const r = await receiver();
+  const { signalId } = await leadTo(r.url);
+  const [request] = await r.waitFor(1);
+  expect(request.verified).toBe(true);
+  expect(request.headers['content-type']).toBe('application/json');
+  expect(request.headers['x-webhook-signature']).toMatch(/^[0-9a-f]{64}$/);
+  expect(Number(request.headers['x-webhook-timestamp'])).toBeGreaterThan(Date.now() / 1000 - 60);
+  // Standard Webhooks headers beside ours, covering the id too.
+  expect(request.headers['webhook-id']).toBe(request.headers['x-webhook-id']);
+  expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+
+  const [lead] = await stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1`, [signalId]);
+  expect(request.rawBody.toString('utf8')).toBe(lead.payload);
+  expect(request.body.contact.lead_id).toBe(lead.id);
+
+  const page = await waitForDeliveryStatus(signalId, 'delivered');
+  expect(page).toMatchObject({ total: 1, limit: 25, offset: 0, hasMore: false });
+  expect(page.items[0]).toMatchObject({
+    id: request.headers['x-webhook-id'],
+    leadId: lead.id,
+    route: 'webhook',
+    kind: 'lead',
+    attempts: 1,
+    lastStatusCode: 200,
+    nextAttemptAt: null,
+  });
+  // The receiver's check refuses a body changed by one byte.
+  const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Ada', 'Adb'));
+  expect(
+    verifyWebhook({
+      secret: account.webhookSecret,
+      rawBody: tampered,
+      signature: request.headers['x-webhook-signature'] as string,
+      timestamp: request.headers['x-webhook-timestamp'] as string,
+    }),
+  ).toEqual({ ok: false, reason: 'mismatch' });
+});
+
+test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorded', async () => {
+  const r = await receiver();
+  r.script({ status: 500 }, { status: 200 });
+  const { signalId } = await leadTo(r.url);
+  const [first, second] = await r.waitFor(2);
+  expect(second.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
+  expect(first.verified && second.verified).toBe(true);
+  expect(second.rawBody.equals(first.rawBody)).toBe(true);
+  const page = await waitForDeliveryStatus(signalId, 'delivered');
+  expect(page.items[0]).toMatchObject({ attempts: 2, lastStatusCode: 200 });
+  const attempts = await stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
+    page.items[0].id,
+  ]);
+  expect(attempts).toEqual([
+    { attempt: 1, status_code: 500, error: 'receiver answered 500' },
+    { attempt: 2, status_code: 200, error: null },
+  ]);
+  await new Promise((res) => setTimeout(res, 500));
+  expect(r.requests).toHaveLength(2);
+});
+
+test("a 429 waits the receiver's Retry-After, not the short back-off", async () => {
+  const r = await receiver();
+  r.script({ status: 429, headers: { 'Retry-After': '1' } }, { status: 200 });
+  const { signalId } = await leadTo(r.url);
+  const [first, second] = await r.waitFor(2);
+  // Back-off alone would retry after 200 ms.
+  expect(second.at - first.at).toBeGreaterThanOrEqual(1000);
+  expect(second.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
+  await waitForDeliveryStatus(signalId, 'delivered');
+});
+
+test('a 400 is a permanent failure: one attempt, delivery failed', async () => {
+  const r = await receiver();
+  r.script({ status: 400 });
+  const { signalId } = await leadTo(r.url);
+  await r.waitFor(1);
+  const page = await waitForDeliveryStatus(signalId, 'failed');
+  expect(page.items[0]).toMatchObject({ attempts: 1, lastStatusCode: 400, lastError: 'receiver answered 400', nextAttemptAt: null });
+  await new Promise((res) => setTimeout(res, 1000));
+  expect(r.requests).toHaveLength(1);
+  const failed = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?status=failed`, { token: account.apiKey });
+  expect(failed.body.total).toBe(1);
+  const delivered = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?status=delivered`, { token: account.apiKey });
+  expect(delivered.body.total).toBe(0);
+  // The lead stays readable whatever happened to its delivery.
+  const leads = await call(`${stack.url}/api/v1/signals/${signalId}/leads`, { token: account.apiKey });
+  expect(leads.body.total).toBe(1);
+});
+
+test('after the secret is regenerated, the next delivery is signed with the new one', async () => {
+  const regenerated = await call(`${stack.url}/admin/v1/api-keys/${account.keyId}/webhook-secret`, { token: TEST_ADMIN_TOKEN, method: 'POST' });
+  expect(regenerated.status).toBe(200);
+  const newSecret: string = regenerated.body.webhookSecret;
+  expect(newSecret).not.toBe(account.webhookSecret);
+  const r = await receiver(newSecret);
+  await leadTo(r.url);
+  const [request] = await r.waitFor(1);
+  expect(request.verified).toBe(true);
+  const old = signWebhook(account.webhookSecret, request.headers['x-webhook-timestamp'] as string, request.rawBody);
+  expect(request.headers['x-webhook-signature']).not.toBe(old);
+  account.webhookSecret = newSecret;
+});
+
+test('an unknown or foreign signal has no deliveries to list', async () => {
+  const other = await createAccount(stack, { credits: 10 });
+  const { signalId } = await leadTo((await receiver()).url);
+  const foreign = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: other.apiKey });
+  expect(foreign.status).toBe(404);
+});
+
+test('deleting the signal cancels a delivery that is still being retried', async () => {
+  const r = await receiver();
+  r.script(...Array.from({ length: 50 }, () => ({ status: 503 })));
+  const { signalId } = await leadTo(r.url);
+  await r.waitFor(2);
+  const [delivery] = await stack.db.query(`SELECT id FROM deliveries WHERE signal_id = $1`, [signalId]);
+  const deleted = await call(`${stack.url}/api/v1/signals/${signalId}`, { token: account.apiKey, method: 'DELETE' });
+  expect(deleted.status).toBe(204);
+  const [row] = await stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
+  expect(row.status).toBe('cancelled');
+  // The workflow ends at its next attempt, which sends nothing (back-off is at most 1 s here).
+  const handle = stack.temporal.workflow.getHandle(`delivery:${delivery.id}`);
+  await expect(handle.result()).resolves.toEqual({ status: 'settled' });
+  const count = r.requests.length;
+  await new Promise((res) => setTimeout(res, 1500));
+  expect(r.requests.length).toBe(count);
+});

@@ -1,0 +1,28 @@
+import { rmSync } from 'node:fs';
+import type { RunningPostgres } from '../../src/postgres/embedded';
+import type { RunningDevServer } from '../../src/temporal/dev-server';
+
+/** What global-setup started; jest runs setup and teardown in the same process. */
+export interface TestInfrastructure {
+  tmpDir: string;
+  postgres?: RunningPostgres;
+  temporal?: RunningDevServer;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __intentLeadsTestInfrastructure: TestInfrastructure | undefined;
+}
+
+/** Stops whatever global-setup got running; also its clean-up when it fails half-way. */
+export default async function globalTeardown(): Promise<void> {
+  const infrastructure = globalThis.__intentLeadsTestInfrastructure;
+  if (!infrastructure) return;
+  globalThis.__intentLeadsTestInfrastructure = undefined;
+  const started = Date.now();
+  const results = await Promise.allSettled([infrastructure.temporal?.stop(), infrastructure.postgres?.stop()]);
+  rmSync(infrastructure.tmpDir, { recursive: true, force: true });
+  console.log(`[global-teardown] stopped Temporal and PostgreSQL: ${Date.now() - started} ms`);
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}

@@ -1,0 +1,35 @@
+// Imported by activities and the API too: types and pure helpers only.
+
+/** Retry settings read from the configuration once, by an activity, and carried in workflow input. */
+export interface DeliveryRetrySettings {
+  /** One attempt's HTTP time-out (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  initialMs: number;
+  maxIntervalMs: number;
+  /** Total time after which a delivery is failed (WEBHOOK_RETRY_WINDOW_MS). */
+  windowMs: number;
+}
+
+export interface PlannedDeliveryRef {
+  deliveryId: string;
+  signalId: string;
+  leadId: string;
+  route: string;
+  target: string;
+}
+
+export interface DeliveryPlan {
+  deliveries: PlannedDeliveryRef[];
+  /** The deliveries' own queue, so slow receivers never hold up lead production. */
+  taskQueue: string;
+  retry: DeliveryRetrySettings;
+}
+
+export interface DeliveryWorkflowInput {
+  deliveryId: string;
+  retry: DeliveryRetrySettings;
+}
+
+export type DeliveryWorkflowResult = { status: 'delivered' | 'failed' | 'cancelled' | 'settled'; statusCode?: number | null };
+
+export const deliveryWorkflowId = (deliveryId: string) => `delivery:${deliveryId}`;

@@ -1,0 +1,46 @@
+import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities';
+import type { DeliveryWorkflowInput, DeliveryWorkflowResult } from './delivery-messages';
+
+const { markDeliveryFailed } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+/**
+ * One per (lead, route) delivery, on the deliveries task queue. Temporal's activity retries are
+ * the back-off: 5xx and time-outs follow the policy, a 429 overrides the wait with the
+ * receiver's Retry-After (`nextRetryDelay`), a permanent failure stops at once, and the
+ * schedule-to-close time-out is the contract's total window. Whatever ends it, the delivery row
+ * is settled, so the list of deliveries tells the same story as the workflow.
+ */
+export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
+  const { retry } = input;
+  const { attemptDelivery } = proxyActivities<Activities>({
+    // The HTTP time-out plus room for the database work around the send.
+    startToCloseTimeout: retry.timeoutMs + 30_000,
+    scheduleToCloseTimeout: retry.windowMs,
+    retry: {
+      initialInterval: retry.initialMs,
+      backoffCoefficient: 2,
+      maximumInterval: retry.maxIntervalMs,
+      nonRetryableErrorTypes: ['PermanentDeliveryFailure'],
+    },
+  });
+  try {
+    const result = await attemptDelivery(input.deliveryId, { initialMs: retry.initialMs, maxIntervalMs: retry.maxIntervalMs });
+    if (result.outcome === 'delivered') return { status: 'delivered', statusCode: result.statusCode };
+    return { status: 'settled' };
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    const cause = err.cause;
+    const reason =
+      cause instanceof ApplicationFailure && cause.type === 'PermanentDeliveryFailure'
+        ? cause.message
+        : cause instanceof TimeoutFailure
+          ? `retry window of ${retry.windowMs} ms exhausted`
+          : `retries exhausted: ${cause?.message ?? err.message}`;
+    await markDeliveryFailed(input.deliveryId, reason);
+    return { status: 'failed' };
+  }
+}
