@@ -1,7 +1,9 @@
-import { ApplicationFailure, activityInfo, heartbeat } from '@temporalio/activity';
+import { ApplicationFailure, activityInfo, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
 import { deliveryTaskQueue } from '../src/config';
-import type { DeliveryPlan } from '../workflows/delivery-messages';
+import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryPlan } from '../workflows/delivery-messages';
+import type { ReplayCursor } from '../workflows/replay-messages';
+import { enrichmentActivities } from './enrichment';
 
 /**
  * Activities are thin: each calls one service function. Built with the process's services so
@@ -9,6 +11,7 @@ import type { DeliveryPlan } from '../workflows/delivery-messages';
  */
 export function createActivities(services: Services) {
   return {
+    ...enrichmentActivities(services),
     async recordProbeStep(probeId: string, step: number): Promise<number> {
       return services.workflowProbes.recordStep(probeId, step);
     },
@@ -42,7 +45,14 @@ export function createActivities(services: Services) {
     async attemptDelivery(deliveryId: string, retry: { initialMs: number; maxIntervalMs: number }) {
       const { attempt } = activityInfo();
       const backoffMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxIntervalMs);
-      const result = await services.deliveries.attempt(deliveryId, { backoffMs });
+      // Heartbeating, so a cancellation reaches the attempt (and stops a wait for a throttled endpoint).
+      const result = await whileHeartbeating(() =>
+        services.deliveryPacing.attempt(deliveryId, { backoffMs, maxWaitMs: DELIVERY_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) }),
+      );
+      if (result.outcome === 'deferred') {
+        // Not an attempt: the endpoint asked for a slower pace; come back when its slot is near.
+        throw ApplicationFailure.create({ message: `endpoint throttled for ${result.waitMs} ms`, type: 'EndpointThrottled', nextRetryDelay: result.waitMs });
+      }
       if (result.outcome === 'permanent') {
         throw ApplicationFailure.create({ message: result.error, type: 'PermanentDeliveryFailure', nonRetryable: true, details: [result.statusCode] });
       }
@@ -54,6 +64,20 @@ export function createActivities(services: Services) {
     },
     async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
       await services.deliveries.markFailed(deliveryId, reason);
+    },
+    async markDeliveryCancelled(deliveryId: string): Promise<void> {
+      await services.deliveries.markCancelled(deliveryId);
+    },
+    async createReplayPage(replayId: string, signalId: string, after: ReplayCursor | null, limit: number) {
+      return services.webhookReplays.createPage(replayId, signalId, after, limit);
+    },
+    /** One replayed lead: 'sent' or 'failed'; a quick retry is Temporal's, at the delay the service chose. */
+    async sendReplayDelivery(deliveryId: string): Promise<'sent' | 'failed'> {
+      const result = await whileHeartbeating(() => services.webhookReplays.send(deliveryId, (ms) => sleep(ms)));
+      if (result.outcome === 'retry') {
+        throw ApplicationFailure.create({ message: result.error, type: 'ReplaySendFailed', nextRetryDelay: result.delayMs });
+      }
+      return result.outcome;
     },
   };
 }

@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health';
 import { adminRoutes } from './routes/admin';
 import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest';
 import { publicApiRoutes } from './routes/public-api';
+import { mountToolServer } from './mcp/tool-server';
 
 function refuseBody(err: Error & { status?: number }): never {
   if (err.status === 413) throw new AppError(413, 'INVALID_REQUEST', 'Request body is larger than 5 MB');
@@ -55,6 +56,8 @@ export async function createApp(services: Services): Promise<ApiApp> {
     ctx.body = openApi;
   });
   mountRoutes(router, [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services)], guards);
+  // The assistant tool server at /mcp: same keys, rate limit and permissions as the REST twins of its tools.
+  mountToolServer(router, services, rateLimit, publicRoutes);
 
   const app = new Koa<AppState>();
   app.proxy = true;

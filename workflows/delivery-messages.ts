@@ -33,3 +33,9 @@ export interface DeliveryWorkflowInput {
 export type DeliveryWorkflowResult = { status: 'delivered' | 'failed' | 'cancelled' | 'settled'; statusCode?: number | null };
 
 export const deliveryWorkflowId = (deliveryId: string) => `delivery:${deliveryId}`;
+
+/**
+ * Longest wait for a throttled webhook endpoint's next send slot inside one attempt; a longer
+ * one ends the attempt and comes back when the slot is near (`nextRetryDelay`).
+ */
+export const DELIVERY_WAIT_IN_PLACE_MS = 5_000;

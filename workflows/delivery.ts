@@ -1,8 +1,8 @@
-import { ActivityFailure, ApplicationFailure, TimeoutFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, TimeoutFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { DeliveryWorkflowInput, DeliveryWorkflowResult } from './delivery-messages';
+import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryWorkflowInput, type DeliveryWorkflowResult } from './delivery-messages';
 
-const { markDeliveryFailed } = proxyActivities<Activities>({
+const { markDeliveryFailed, markDeliveryCancelled } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
@@ -17,8 +17,11 @@ const { markDeliveryFailed } = proxyActivities<Activities>({
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
   const { retry } = input;
   const { attemptDelivery } = proxyActivities<Activities>({
-    // The HTTP time-out plus room for the database work around the send.
-    startToCloseTimeout: retry.timeoutMs + 30_000,
+    // The HTTP time-out, a short wait for a throttled endpoint, and room for the database work.
+    startToCloseTimeout: retry.timeoutMs + DELIVERY_WAIT_IN_PLACE_MS + 30_000,
+    // The attempt heartbeats: a cancellation (signal deleted) reaches it, and a dead worker's
+    // attempt is retried within seconds rather than after the start-to-close time-out.
+    heartbeatTimeout: '5 seconds',
     scheduleToCloseTimeout: retry.windowMs,
     retry: {
       initialInterval: retry.initialMs,
@@ -32,6 +35,12 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
     if (result.outcome === 'delivered') return { status: 'delivered', statusCode: result.statusCode };
     return { status: 'settled' };
   } catch (err) {
+    if (isCancellation(err)) {
+      // Deleting the signal cancels this workflow, even mid back-off: nothing more is sent, and
+      // the row says cancelled (non-cancellable, or the cancellation would stop this write too).
+      await CancellationScope.nonCancellable(() => markDeliveryCancelled(input.deliveryId));
+      return { status: 'cancelled' };
+    }
     if (!(err instanceof ActivityFailure)) throw err;
     const cause = err.cause;
     const reason =

@@ -4,8 +4,9 @@ import { LeadIdKey, RouteKey, SignalIdKey } from '../src/temporal/search-attribu
 import { deliveryWorkflow } from './delivery';
 import { deliveryWorkflowId } from './delivery-messages';
 
+// Both are a few queries: a short time-out lets a new worker take over soon after a crash.
 const { findLeadEmail, createLeadDeliveries } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '15 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 

@@ -42,8 +42,16 @@ const testWebhookResult = z
   })
   .meta({ id: 'TestWebhookResult' });
 
+const replayResult = z
+  .object({
+    total: z.number().int().describe('Leads of the signal, each sent once more'),
+    sent: z.number().int().describe('Answered 2xx'),
+    failed: z.number().int().describe('Refused (other 4xx, 3xx), or still failing after two quick retries'),
+  })
+  .meta({ id: 'ReplayResult' });
+
 export function deliveryRoutes(services: Services) {
-  const { deliveries } = services;
+  const { deliveries, webhookReplays } = services;
   return [
     defineRoute({
       method: 'get',
@@ -77,6 +85,24 @@ export function deliveryRoutes(services: Services) {
         ...authErrors,
       },
       handle: ({ caller, params, body }) => deliveries.testWebhook(caller.accountId, params.signalId, body.url),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/{signalId}/replay-webhook',
+      operationId: 'replaySignalWebhook',
+      summary:
+        'Send every lead the signal produced to its webhook again (signal.is_replay true, a new X-Webhook-Id each); answers once every send had its first attempt and, when it failed, at most two quick retries',
+      tags,
+      access: { kind: 'apiKey', permission: 'write' },
+      params: signalParam,
+      responses: {
+        200: { description: 'Replay result', schema: replayResult },
+        422: { description: 'The signal has no webhookUrl (VALIDATION_ERROR)', schema: errorEnvelope },
+        504: { description: 'Still sending after 5 minutes (REPLAY_STILL_RUNNING, with `replayId`); the replay goes on', schema: errorEnvelope },
+        ...notFound,
+        ...authErrors,
+      },
+      handle: ({ caller, params }) => webhookReplays.replay(caller.accountId, params.signalId),
     }),
   ];
 }

@@ -6,8 +6,11 @@ import { signalRoutes } from './signals';
 import { watchlistRoutes } from './watchlists';
 import { leadRoutes } from './leads';
 import { deliveryRoutes } from './deliveries';
+import { integrationRoutes } from './integrations';
+import { enrichmentRoutes } from './enrichment';
+import { searchRoutes } from './search';
 
 /** Every route under /api/v1. Static paths come before `{signalId}` ones so they win the match. */
 export function publicApiRoutes(services: Services): AnyRoute[] {
-  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...deliveryRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services)];
+  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...deliveryRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services), ...integrationRoutes(services), ...enrichmentRoutes(services), ...searchRoutes(services)];
 }

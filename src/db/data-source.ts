@@ -11,9 +11,12 @@ import { Foundation1732240000000 } from './migrations/1732240000000-foundation';
 import { Signals1732240100000 } from './migrations/1732240100000-signals';
 import { LeadProduction1732240200000 } from './migrations/1732240200000-lead-production';
 import { Deliveries1732240300000 } from './migrations/1732240300000-deliveries';
+import { Integrations1732240400000 } from './migrations/1732240400000-integrations';
+import { Enrichment1732240500000 } from './migrations/1732240500000-enrichment';
+import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhook-endpoints';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
-export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000];
+export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000];
 
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
 export function createDataSource(url: string, poolSize = 10): DataSource {

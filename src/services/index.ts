@@ -19,6 +19,12 @@ import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
 import { Deliveries } from './deliveries/deliveries';
 import { WebhookSender } from './deliveries/webhook-sender';
+import { DeliveryPacing, EndpointRates } from './deliveries/endpoint-rates';
+import { WebhookReplays } from './deliveries/replays';
+import { DestinationSender } from './deliveries/destination-sender';
+import { Integrations } from './integrations';
+import { createEnrichment } from './enrichment/enrichment';
+import { Search } from './search';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -37,6 +43,7 @@ export function createServices(deps: ServiceDeps) {
   const accounts = new Accounts(deps.db, credits);
   const clock = deps.clock ?? new Clock();
   const crmConnections = new CrmConnections(deps.db, secrets, accounts);
+  const integrations = new Integrations(deps.db, secrets, deps.config);
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   const signals = new Signals(deps.db, {
@@ -44,11 +51,12 @@ export function createServices(deps: ServiceDeps) {
     clock,
     watchlists,
     crmConnections,
+    integrations,
     balance: (accountId, tx) => credits.balanceIn(tx, accountId),
     lifecycle: (): SignalLifecycle => lifecycle,
   });
   const apiKeys = new ApiKeys(deps.db, secrets);
-  return {
+  const services = {
     ...deps,
     clock,
     secrets,
@@ -56,6 +64,7 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apiKeys,
     crmConnections,
+    integrations,
     watchlists,
     signals,
     signalLifecycle: lifecycle,
@@ -64,7 +73,22 @@ export function createServices(deps: ServiceDeps) {
     funnel: new Funnel(deps.db, clock),
     workflowProbes: new WorkflowProbes(deps.db),
     ingestion: new Ingestion(deps.db),
-    deliveries: new Deliveries(deps.db, deps.config, apiKeys, new WebhookSender(deps.db, deps.config)),
+    enrichment: createEnrichment(deps, credits),
+    search: new Search(deps.db),
+    deliveries: new Deliveries(
+      deps.db,
+      deps.config,
+      apiKeys,
+      new WebhookSender(deps.db, deps.config),
+      new DestinationSender(deps.db, integrations, crmConnections, deps.config),
+    ),
+  };
+  // Built on the deliveries: the per-endpoint send pace (429s) and the webhook replay.
+  const deliveryPacing = new DeliveryPacing(deps.db, services.deliveries, new EndpointRates(deps.db));
+  return {
+    ...services,
+    deliveryPacing,
+    webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deliveryPacing, deps.temporal),
   };
 }
 

@@ -75,5 +75,9 @@ export const watchlistBody = (overrides: Record<string, unknown> = {}) => ({
 
 export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
-/** These files fire hundreds of quick calls from one key; the rate limit has its own tests. */
-export const startSignalsStack = () => startStack({ worker: false, env: { RATE_LIMIT_PER_SECOND: '100000' } });
+/**
+ * These files fire hundreds of quick calls from one key; the rate limit has its own tests.
+ * `env` adds settings, such as vendor base URLs pointing at local vendor servers.
+ */
+export const startSignalsStack = (env: Record<string, string> = {}) =>
+  startStack({ worker: false, env: { RATE_LIMIT_PER_SECOND: '100000', ...env } });

@@ -1,5 +1,5 @@
 import type { Stack } from '../setup/stack';
-import { createAccount, type TestAccount } from '../setup/http';
+import { call, createAccount, type TestAccount } from '../setup/http';
 import {
   startSignalsStack,
   client,
@@ -12,21 +12,30 @@ import {
   watchlistBody,
   type Client,
 } from './helpers';
+import { start as startLemlist, type LemlistServer } from '../vendors/lemlist-server';
+import { start as startInstantly, type InstantlyServer } from '../vendors/instantly-server';
 
 let stack: Stack;
 let account: TestAccount;
 let api: Client;
 let other: TestAccount;
 let otherApi: Client;
+// Sequencer destinations are checked with the tool (connected account, existing campaign).
+let lemlist: LemlistServer;
+let instantly: InstantlyServer;
 
 beforeAll(async () => {
-  stack = await startSignalsStack();
+  [lemlist, instantly] = await Promise.all([startLemlist(), startInstantly()]);
+  stack = await startSignalsStack({ LEMLIST_API_URL: lemlist.url, INSTANTLY_API_URL: instantly.url });
   account = await createAccount(stack, { credits: 100 });
   api = client(stack, account.apiKey);
   other = await createAccount(stack, { credits: 100 });
   otherApi = client(stack, other.apiKey);
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack.stop();
+  await Promise.all([lemlist.close(), instantly.close()]);
+});
 
 const fullConfig = {
   jobTitles: ['Chief Technology Officer', 'VP of Engineering'],
@@ -208,19 +217,22 @@ describe('PATCH destinations', () => {
 
   test('a sequencer destination is stored with its campaign; several destinations merge; null removes one', async () => {
     const signal = await createJobChanges();
-    const withSequencer = expectStatus(await patch(signal.id, { destinations: { lemlist: { campaignId: 'cam_123' } } }), 200);
-    expect(withSequencer.destinations).toEqual({ lemlist: { campaignId: 'cam_123' } });
-    const both = expectStatus(
-      await patch(signal.id, { destinations: { hubspot: { enabled: true }, instantly: { campaignId: 'c-9', integrationId: 'int-2' } } }),
-      200,
-    );
-    expect(both.destinations).toEqual({
-      lemlist: { campaignId: 'cam_123' },
-      hubspot: { enabled: true },
-      instantly: { campaignId: 'c-9', integrationId: 'int-2' },
-    });
+    expectError(await patch(signal.id, { destinations: { lemlist: { campaignId: 'cam_1' } } }), 409, 'INTEGRATION_NOT_CONNECTED');
+    const campaign = lemlist.addCampaign('Founders');
+    const instantlyCampaign = instantly.addCampaign('Series A');
+    const connect = (tool: string, apiKey: string) =>
+      call(`${stack.url}/api/v1/integrations/${tool}`, { method: 'PUT', token: account.apiKey, body: { apiKey, label: tool } });
+    const lemlistAccount = expectStatus(await connect('lemlist', lemlist.apiKey), 200);
+    const instantlyAccount = expectStatus(await connect('instantly', instantly.apiKey), 200);
+    const withSequencer = expectStatus(await patch(signal.id, { destinations: { lemlist: { campaignId: campaign._id } } }), 200);
+    // Stored with the connected account it resolved to.
+    const lemlistDestination = { campaignId: campaign._id, integrationId: lemlistAccount.integrationId };
+    expect(withSequencer.destinations).toEqual({ lemlist: lemlistDestination });
+    const instantlyDestination = { campaignId: instantlyCampaign.id, integrationId: instantlyAccount.integrationId };
+    const both = expectStatus(await patch(signal.id, { destinations: { hubspot: { enabled: true }, instantly: instantlyDestination } }), 200);
+    expect(both.destinations).toEqual({ lemlist: lemlistDestination, hubspot: { enabled: true }, instantly: instantlyDestination });
     const removed = expectStatus(await patch(signal.id, { destinations: { lemlist: null } }), 200);
-    expect(removed.destinations).toEqual({ hubspot: { enabled: true }, instantly: { campaignId: 'c-9', integrationId: 'int-2' } });
+    expect(removed.destinations).toEqual({ hubspot: { enabled: true }, instantly: instantlyDestination });
     expect((await read(signal.id)).destinations).toEqual(removed.destinations);
   });
 

@@ -7,6 +7,8 @@ import { assertWebhookTarget } from '../webhook-targets';
 import type { Candidate } from '../leads/candidate';
 import { buildLeadPayload } from '../leads/payload';
 import type { WebhookSender } from './webhook-sender';
+import { replayBody } from './replays';
+import { destinationRoutesOf, type DestinationSender } from './destination-sender';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -21,7 +23,8 @@ export interface PlannedDelivery {
 }
 
 export type AttemptOutcome =
-  | { outcome: 'delivered'; statusCode: number }
+  /** `statusCode` is null for a sequencer or CRM push, which is several vendor calls. */
+  | { outcome: 'delivered'; statusCode: number | null }
   /** Not pending any more (delivered by an earlier attempt, failed, or cancelled with its signal). */
   | { outcome: 'settled'; status: DeliveryStatus }
   | { outcome: 'retry'; statusCode: number | null; retryAfterMs?: number; error: string }
@@ -65,8 +68,8 @@ interface SignalRow {
 }
 
 /**
- * Deliveries of leads to their routes (the webhook for now). PostgreSQL holds every delivery
- * and attempt; the delivery workflow only decides when to try again.
+ * Deliveries of leads to their routes (the webhook, and each destination: sequencer or CRM).
+ * PostgreSQL holds every delivery and attempt; the delivery workflow only decides when to try again.
  */
 export class Deliveries {
   constructor(
@@ -74,6 +77,8 @@ export class Deliveries {
     private readonly config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>,
     private readonly apiKeys: ApiKeys,
     private readonly sender: WebhookSender,
+    /** Sequencer and CRM routes (`destinations`). */
+    private readonly destinations: DestinationSender,
   ) {}
 
   /**
@@ -82,7 +87,7 @@ export class Deliveries {
    */
   async createForLead(leadId: string): Promise<PlannedDelivery[]> {
     const [lead] = await this.db.query(
-      `SELECT l.id, l.signal_id, l.account_id, s.webhook_url, s.deleted_at
+      `SELECT l.id, l.signal_id, l.account_id, s.webhook_url, s.destinations, s.deleted_at
        FROM leads l JOIN signals s ON s.id = l.signal_id WHERE l.id = $1`,
       [leadId],
     );
@@ -93,6 +98,17 @@ export class Deliveries {
          VALUES ($1, $2, $3, $4, 'webhook', $5, 'lead')
          ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
         [randomUUID(), leadId, lead.signal_id, lead.account_id, lead.webhook_url],
+      );
+    }
+    // One per destination, fixed now: a destination changed later applies to later leads.
+    // The integration must still be this account's, else the attempt resolves it (or fails).
+    for (const route of destinationRoutesOf(lead.destinations)) {
+      await this.db.query(
+        `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
+         VALUES ($1, $2, $3, $4, $5, $6, 'lead',
+           (SELECT id FROM integrations WHERE id::text = $7 AND account_id = $4 AND provider = $5))
+         ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+        [randomUUID(), leadId, lead.signal_id, lead.account_id, route.route, route.target, route.integrationId],
       );
     }
     const rows = await this.db.query(
@@ -111,7 +127,7 @@ export class Deliveries {
     // TypeORM answers an UPDATE … RETURNING with [rows, affected].
     const [[delivery]] = await this.db.query(
       `UPDATE deliveries SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'pending'
-       RETURNING id, lead_id, signal_id, target, attempts`,
+       RETURNING id, lead_id, signal_id, account_id, route, target, integration_id, attempts, kind`,
       [deliveryId],
     );
     if (!delivery) {
@@ -126,8 +142,7 @@ export class Deliveries {
       await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
       return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
     }
-    const secret = source.api_key_id ? await this.apiKeys.webhookSecret(source.api_key_id) : null;
-    const sent = await this.sender.send({ deliveryId, attempt: delivery.attempts, url: delivery.target, body: source.payload, secret });
+    const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
     if (sent.outcome === 'ok') {
       await this.settle(deliveryId, 'delivered', sent.statusCode, null);
       return { outcome: 'delivered', statusCode: sent.statusCode };
@@ -155,8 +170,16 @@ export class Deliveries {
     );
   }
 
+  /** A delivery whose workflow was cancelled (its signal deleted); idempotent. */
+  async markCancelled(deliveryId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = 'pending'`,
+      [deliveryId],
+    );
+  }
+
   async cancelForSignal(signalId: string): Promise<number> {
-    return cancelPendingDeliveries(this.db, signalId);
+    return (await cancelPendingDeliveries(this.db, signalId)).length;
   }
 
   async list(accountId: string, signalId: string, query: DeliveryListQuery) {
@@ -214,6 +237,27 @@ export class Deliveries {
     return { success: sent.outcome === 'ok', statusCode: sent.statusCode, payloadSent, signed: secret !== null };
   }
 
+  private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; api_key_id: string | null }) {
+    const secret = source.api_key_id ? await this.apiKeys.webhookSecret(source.api_key_id) : null;
+    // A replay sends the stored lead with `signal.is_replay` added; every other send, the stored bytes as is.
+    const body = delivery.kind === 'replay' ? replayBody(source.payload) : source.payload;
+    return this.sender.send({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret });
+  }
+
+  /** A sequencer or CRM route: the same stored payload, mapped for the tool and pushed through its adapter. */
+  private async push(delivery: Record<string, any>, payload: string) {
+    return this.destinations.send({
+      deliveryId: delivery.id as string,
+      attempt: delivery.attempts as number,
+      accountId: delivery.account_id as string,
+      leadId: delivery.lead_id as string,
+      route: delivery.route as string,
+      target: delivery.target as string,
+      integrationId: (delivery.integration_id as string | null) ?? null,
+      payload,
+    });
+  }
+
   private async settle(deliveryId: string, status: DeliveryStatus, statusCode: number | null, error: string | null): Promise<void> {
     await this.db.query(
       `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
@@ -234,18 +278,19 @@ export class Deliveries {
 }
 
 /**
- * A deleted signal sends nothing more: its pending deliveries are cancelled, and each delivery
- * workflow ends at its next attempt, which finds the row no longer pending. A function of the
- * database alone so that the signal lifecycle can call it without the delivery service.
+ * A deleted signal sends nothing more: its pending deliveries are cancelled here, and the signal
+ * lifecycle then cancels their workflows (the answered rows); a workflow it misses still ends
+ * at its next attempt, which finds the row no longer pending. A function of the database alone
+ * so that the signal lifecycle can call it without the delivery service.
  */
-export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<number> {
-  // TypeORM answers an UPDATE with [rows, affected].
-  const [, affected] = await db.query(
+export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<Array<{ id: string; kind: string }>> {
+  // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+  const [rows] = await db.query(
     `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
-     WHERE signal_id = $1 AND status = 'pending'`,
+     WHERE signal_id = $1 AND status = 'pending' RETURNING id, kind`,
     [signalId],
   );
-  return affected;
+  return rows;
 }
 
 /** A realistic made-up lead for test sends: a person-level event of the signal's type. */

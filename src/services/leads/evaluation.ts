@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Signal } from '../../db/entities/signal';
 import { expandIndustryFilters } from '../../catalogue/industries';
-import { resolveLocation } from '../../catalogue/locations';
+import { citiesOf, resolveLocation } from '../../catalogue/locations';
 import { WATCHLIST_EVENT_KEYS, enabledWatchlistEvents } from '../../catalogue/watchlist-events';
 import type { JobChangesConfig, StoredWatchlistConfig } from '../signals/config';
 import { MIN_JOB_AGE_DAYS } from '../signals/settings-review';
@@ -72,7 +72,17 @@ function occurredBetween(args: unknown[], since: Date, now: Date): string {
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function locationClause(locations: string[], args: unknown[]): string {
+/** The columns a row's place is read from; search reuses the clauses below over companies too. */
+export interface PlaceColumns {
+  country: string;
+  /** null where no region is stored (company headquarters). */
+  region: string | null;
+  city: string;
+}
+
+const PERSON_PLACE: PlaceColumns = { country: 'p.country_code', region: 'p.region_code', city: 'p.city' };
+
+export function locationClause(locations: string[], args: unknown[], columns: PlaceColumns = PERSON_PLACE): string {
   const countries: string[] = [];
   const regions: string[] = [];
   const cities: string[] = [];
@@ -80,16 +90,31 @@ function locationClause(locations: string[], args: unknown[]): string {
     const place = resolveLocation(input);
     if (!place) continue;
     if (place.kind === 'country') countries.push(place.countryCode);
-    else if (place.kind === 'region') regions.push(`${place.countryCode}:${place.regionCode ?? ''}`);
-    else cities.push(`${place.countryCode}:${(place.city ?? place.name).toLowerCase()}`);
+    else if (place.kind === 'region' && columns.region) regions.push(`${place.countryCode}:${place.regionCode ?? ''}`);
+    else if (place.kind === 'region') {
+      // Without a stored region, a region is the cities the gazetteer places in it.
+      for (const city of citiesOf(place.countryCode)) {
+        if (city.regionCode === place.regionCode) cities.push(`${place.countryCode}:${city.name.toLowerCase()}`);
+      }
+    } else cities.push(`${place.countryCode}:${(place.city ?? place.name).toLowerCase()}`);
   }
-  return `(p.country_code = ANY($${args.push(countries)}::text[])
-    OR p.country_code || ':' || coalesce(p.region_code, '') = ANY($${args.push(regions)}::text[])
-    OR p.country_code || ':' || lower(coalesce(p.city, '')) = ANY($${args.push(cities)}::text[]))`;
+  const { country, region, city } = columns;
+  return `(${country} = ANY($${args.push(countries)}::text[])
+    OR ${country} || ':' || coalesce(${region ?? 'NULL'}, '') = ANY($${args.push(regions)}::text[])
+    OR ${country} || ':' || lower(coalesce(${city}, '')) = ANY($${args.push(cities)}::text[]))`;
+}
+
+export function companySizeClause(bands: string[], args: unknown[]): string {
+  return `c.size_band = ANY($${args.push(bands)}::text[])`;
+}
+
+/** Exact names; a category name stands for all its industries. */
+export function industryClause(filters: string[], args: unknown[]): string {
+  return `c.industry = ANY($${args.push([...expandIndustryFilters(filters)])}::text[])`;
 }
 
 /** Personas (exact) or free titles (word-prefix match); a signal with neither matches nobody. */
-function titleClause(config: JobChangesConfig, args: unknown[]): string {
+export function titleClause(config: Pick<JobChangesConfig, 'jobTitles' | 'customTitles'>, args: unknown[]): string {
   const tests: string[] = [];
   if (config.jobTitles?.length) tests.push(`p.persona = ANY($${args.push(config.jobTitles)}::text[])`);
   if (config.customTitles?.length) {
@@ -110,14 +135,9 @@ function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
     { field: 'jobTitles', sql: titleClause(config, args) },
     {
       field: 'companySizeFilters',
-      sql: config.companySizeFilters?.length ? `c.size_band = ANY($${args.push(config.companySizeFilters)}::text[])` : 'TRUE',
+      sql: config.companySizeFilters?.length ? companySizeClause(config.companySizeFilters, args) : 'TRUE',
     },
-    {
-      field: 'industryFilters',
-      sql: config.industryFilters?.length
-        ? `c.industry = ANY($${args.push([...expandIndustryFilters(config.industryFilters)])}::text[])`
-        : 'TRUE',
-    },
+    { field: 'industryFilters', sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE' },
     { field: 'locations', sql: config.locations?.length ? locationClause(config.locations, args) : 'TRUE' },
     { field: 'maxJobAgeDays', sql: occurredBetween(args, eligibleSince, now) },
   ];

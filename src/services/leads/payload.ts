@@ -38,15 +38,48 @@ function signalBlock(signal: LeadSignalInfo, candidate: Candidate) {
 
 function contactBlock(leadId: string, createdAt: Date, signal: LeadSignalInfo, c: Candidate) {
   if (!c.person_id) return '';
-  const country = c.country_code ?? '';
   return {
     lead_id: leadId,
     created_at: createdAt.toISOString(),
+    // Emails are a paid extra: filled by the lead workflow when getEmails is on and one is found.
+    ...contactFields(c, { email: '', phone: signal.getPhones ? text(c.phone) : '' }),
+  };
+}
+
+/** The person columns the contact block reads: a lead's candidate row, or an enrichment match. */
+export type ContactColumns = Pick<
+  Candidate,
+  'first_name' | 'last_name' | 'title' | 'persona' | 'person_linkedin_url' | 'phone' | 'location' | 'city' | 'country_code'
+>;
+
+/** The company columns the company block reads. */
+export type CompanyColumns = Pick<
+  Candidate,
+  | 'company_name'
+  | 'company_domain'
+  | 'company_linkedin_url'
+  | 'industry'
+  | 'employee_count'
+  | 'size_band'
+  | 'hq_country_code'
+  | 'hq_city'
+  | 'description'
+  | 'company_type'
+  | 'founded_year'
+  | 'tech_stack'
+>;
+
+/**
+ * The contact block without the lead's own id and time, shared with enrichment answers and
+ * people search. Email and phone are paid extras, so each caller decides what they hold.
+ */
+export function contactFields(c: ContactColumns, paid: { email: string; phone: string }) {
+  const country = c.country_code ?? '';
+  return {
     first_name: text(c.first_name),
     last_name: text(c.last_name),
-    // Emails are a paid extra: filled by the lead workflow when getEmails is on and one is found.
-    email: '',
-    phone: signal.getPhones ? text(c.phone) : '',
+    email: paid.email,
+    phone: paid.phone,
     title: text(c.title),
     location: c.location || [c.city, countryName(country) ?? country].filter(Boolean).join(', '),
     city: text(c.city),
@@ -57,7 +90,7 @@ function contactBlock(leadId: string, createdAt: Date, signal: LeadSignalInfo, c
   };
 }
 
-function companyBlock(c: Candidate) {
+export function companyBlock(c: CompanyColumns) {
   const country = c.hq_country_code ?? '';
   return {
     name: c.company_name,

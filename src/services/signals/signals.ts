@@ -12,7 +12,8 @@ import { assertWebhookTarget } from '../webhook-targets';
 import { companyEntries, type CompanyEntry } from './config';
 import { assertActivatable } from './activation';
 import { mergeConfig } from './config-merge';
-import { mergeDestinations, type DestinationsPatch } from './destinations';
+import { mergeDestinations, SEQUENCER_PROVIDERS, type DestinationsPatch } from './destinations';
+import type { Integrations } from '../integrations';
 import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
 import { signalType, type SignalTypeId } from './signal-types';
@@ -56,6 +57,7 @@ export class Signals {
       clock: Clock;
       watchlists: Watchlists;
       crmConnections: CrmConnections;
+      integrations: Pick<Integrations, 'resolveSequencerDestination'>;
       balance: (accountId: string, tx: EntityManager) => Promise<number>;
       lifecycle: () => SignalLifecycle;
     },
@@ -140,7 +142,7 @@ export class Signals {
       current.signalTypeId === 'account_watchlist' ? withWatchlistDefaults(parsed.data) : parsed.data;
     if (configPatch.locations !== undefined) assertLocations(config);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    if (input.destinations) await this.assertDestinationsConnected(caller.accountId, input.destinations);
+    const destinations = input.destinations ? await this.assertDestinationsConnected(caller.accountId, input.destinations) : undefined;
 
     const { signal, imported, previous } = await this.db.transaction(async (tx) => {
       const locked = await tx.getRepository(Signal).findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
@@ -152,7 +154,7 @@ export class Signals {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
-        ...(input.destinations ? { destinations: mergeDestinations(locked.destinations, input.destinations) } : {}),
+        ...(destinations ? { destinations: mergeDestinations(locked.destinations, destinations) } : {}),
         ...(input.dailyLeadLimit !== undefined ? { dailyLeadLimit: input.dailyLeadLimit } : {}),
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
@@ -179,14 +181,24 @@ export class Signals {
     await this.deps.lifecycle().deleted({ ...signal, deletedAt: new Date() });
   }
 
-  /** Enabling a CRM destination needs a connection made in the dashboard (the operator API for now). */
-  private async assertDestinationsConnected(accountId: string, destinations: DestinationsPatch): Promise<void> {
+  /**
+   * Enabling a CRM destination needs a connection made in the dashboard (the operator API for
+   * now). A sequencer destination needs a connected account of the tool and a campaign that
+   * exists there; it is answered with the account it resolved to, which is what gets stored.
+   */
+  private async assertDestinationsConnected(accountId: string, destinations: DestinationsPatch): Promise<DestinationsPatch> {
     for (const provider of CRM_PROVIDERS) {
       const destination = destinations[provider];
       if (destination?.enabled && !(await this.deps.crmConnections.isConnected(accountId, provider as CrmProvider))) {
         throw conflict('INTEGRATION_NOT_CONNECTED', `${provider} is not connected; connect it once in the dashboard, then enable it`);
       }
     }
+    const resolved: DestinationsPatch = { ...destinations };
+    for (const provider of SEQUENCER_PROVIDERS) {
+      const destination = destinations[provider];
+      if (destination) resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
+    }
+    return resolved;
   }
 }
 

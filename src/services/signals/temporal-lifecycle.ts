@@ -17,6 +17,10 @@ import {
 } from '../../../workflows/signal-messages';
 import type { SignalLifecycle } from './lifecycle';
 import { cancelPendingDeliveries } from '../deliveries/deliveries';
+import { deliveryWorkflowId } from '../../../workflows/delivery-messages';
+
+/** Cancellation requests in flight at once when a deleted signal had many pending deliveries. */
+const CANCELS_AT_ONCE = 20;
 
 /**
  * Tells a signal's workflow what changed in PostgreSQL. Activation starts the workflow if it
@@ -42,8 +46,33 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   }
 
   async deleted(signal: Signal): Promise<void> {
-    await cancelPendingDeliveries(this.db, signal.id);
+    const cancelled = await cancelPendingDeliveries(this.db, signal.id);
     await this.tell(signal.id, 'delete');
+    // Replay sends have no workflow of their own: they find their rows cancelled.
+    await this.cancelDeliveryWorkflows(cancelled.filter((delivery) => delivery.kind === 'lead').map((delivery) => delivery.id));
+  }
+
+  /**
+   * Stops the workflows of deliveries just marked cancelled, so one waiting out a back-off (up
+   * to an hour) ends now rather than at its next attempt. Best effort: a workflow not reached
+   * still ends at that attempt, which finds its row cancelled.
+   */
+  private async cancelDeliveryWorkflows(deliveryIds: string[]): Promise<void> {
+    const temporal = this.temporal;
+    if (!temporal) return;
+    for (let i = 0; i < deliveryIds.length; i += CANCELS_AT_ONCE) {
+      await Promise.all(
+        deliveryIds.slice(i, i + CANCELS_AT_ONCE).map(async (deliveryId) => {
+          try {
+            await temporal.workflow.getHandle(deliveryWorkflowId(deliveryId)).cancel();
+          } catch (err) {
+            // Not started yet, or already over: nothing to stop.
+            if (err instanceof WorkflowNotFoundError) return;
+            this.logger.warn({ err, deliveryId }, 'could not cancel the delivery workflow; it ends at its next attempt');
+          }
+        }),
+      );
+    }
   }
 
   /** The operator's "evaluate now": wakes (or starts) the workflow of an active signal. */

@@ -1,0 +1,16 @@
+// Imported by activities and the API too: types and pure helpers only.
+
+export interface BulkEnrichmentInput {
+  jobId: string;
+  total: number;
+}
+
+export interface PhoneLookupInput {
+  lookupId: string;
+}
+
+/** Contacts one bulk activity looks up at once: the job's whole concurrency. */
+export const BULK_SLICE_SIZE = 10;
+
+export const bulkEnrichmentWorkflowId = (jobId: string) => `bulk:${jobId}`;
+export const phoneLookupWorkflowId = (lookupId: string) => `phone:${lookupId}`;
