@@ -39,6 +39,8 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.
   params?: P;
   /** The lowest 2xx status is the one answered. */
   responses: Record<number, ResponseSpec>;
+  /** Refusals that depend on the path alone, answered before the body is validated. */
+  pathCheck?(params: z.output<P>): void;
   handle(input: RouteInput<z.output<B>, z.output<Q>, z.output<P>>): Promise<unknown> | unknown;
 }
 
@@ -72,6 +74,7 @@ export function mountRoutes(
         void e;
         return notFound();
       });
+      route.pathCheck?.(params);
       const query = parse(route.query, ctx.query, (e) =>
         invalidRequest(`Invalid query parameters: ${fieldProblemsOf(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
           details: fieldProblemsOf(e),

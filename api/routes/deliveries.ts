@@ -17,7 +17,7 @@ const deliverySchema = z
   .object({
     id: z.uuid().describe('The X-Webhook-Id of every attempt of this delivery'),
     leadId: z.uuid().nullable(),
-    route: z.string().describe('`webhook` (sequencers and CRMs later)'),
+    route: z.string().describe('`webhook`, a sequencer (`lemlist`, `instantly`, `smartlead`) or a CRM (`hubspot`, ...)'),
     kind: z.enum(['lead', 'test', 'replay']),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),

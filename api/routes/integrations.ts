@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
-import { INTEGRATION_PROVIDERS } from '../../src/services/integrations';
+import { INTEGRATION_PROVIDERS, requireSequencerName } from '../../src/services/integrations';
 import { authErrors, errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
 
@@ -82,6 +82,8 @@ export function integrationRoutes(services: Services) {
       tags,
       access: { kind: 'apiKey', permission: 'write' },
       params: sequencerParam,
+      // A CRM answers USE_DASHBOARD_OAUTH whatever body came with it.
+      pathCheck: (params) => void requireSequencerName(params.sequencer, 'connect'),
       body: connectBody,
       responses: {
         200: { description: 'Connected', schema: connectedSchema },

@@ -81,8 +81,9 @@ export function signalRoutes(services: Services) {
       responses: {
         200: { description: 'Updated signal', schema: signalResourceSchema },
         409: { description: 'Enabling a destination that is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
+        502: { description: "The sequencer could not be asked for its campaigns (INTEGRATION_UNAVAILABLE)", schema: errorEnvelope },
         ...writeErrors,
-        ...notFound,
+        404: { description: 'Unknown signal or integrationId of another account (NOT_FOUND)', schema: errorEnvelope },
         ...authErrors,
       },
       handle: ({ caller, params, body }) => signals.update(caller, params.signalId, body),

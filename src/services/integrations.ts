@@ -262,7 +262,7 @@ export class Integrations {
  * OAuth-only tools when connecting (404 when asking them for campaigns, which they do not
  * have), else 404 for a name we do not know.
  */
-function requireSequencerName(name: string, purpose: 'connect' | 'campaigns'): SequencerName {
+export function requireSequencerName(name: string, purpose: 'connect' | 'campaigns'): SequencerName {
   if (isSequencerName(name)) return name;
   if ((CRM_PROVIDERS as readonly string[]).includes(name)) {
     const display = DISPLAY_NAMES[name as CrmProvider];

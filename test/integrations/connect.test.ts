@@ -118,6 +118,9 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
     for (const tool of ['hubspot', 'salesforce', 'pipedrive', 'google-sheets']) {
       const answer = await api.put(`/integrations/${tool}`, { apiKey: 'anything', label: 'x' });
       expect(expectAnswer(answer, 400).error.code).toBe('USE_DASHBOARD_OAUTH');
+      // The OAuth answer comes whatever the body: the client learns the real way to connect.
+      const bodiless = await api.put(`/integrations/${tool}`, {});
+      expect(expectAnswer(bodiless, 400).error.code).toBe('USE_DASHBOARD_OAUTH');
     }
     expect(expectAnswer(await api.put('/integrations/mailchimp', { apiKey: 'anything', label: 'x' }), 404).error.code).toBe('NOT_FOUND');
     expect(await storedIntegrations(accountId)).toEqual([]);
