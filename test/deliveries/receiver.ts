@@ -25,13 +25,20 @@ export interface ScriptStep {
 export async function startReceiver(options: { secret?: string | null } = {}) {
   const requests: ReceivedRequest[] = [];
   const script: ScriptStep[] = [];
+  let decide: ((body: any, headers: http.IncomingHttpHeaders) => ScriptStep | undefined) | null = null;
   let secret = options.secret ?? null;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
-      const step = script.shift() ?? { status: 200 };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        parsed = undefined;
+      }
+      const step = decide?.(parsed, req.headers) ?? script.shift() ?? { status: 200 };
       const verified =
         secret !== null &&
         verifyWebhook({
@@ -40,13 +47,7 @@ export async function startReceiver(options: { secret?: string | null } = {}) {
           signature: req.headers['x-webhook-signature'] as string | undefined,
           timestamp: req.headers['x-webhook-timestamp'] as string | undefined,
         }).ok;
-      let body: unknown;
-      try {
-        body = JSON.parse(rawBody.toString('utf8'));
-      } catch {
-        body = undefined;
-      }
-      requests.push({ at: Date.now(), headers: req.headers, rawBody, body, verified, status: step.status });
+      requests.push({ at: Date.now(), headers: req.headers, rawBody, body: parsed, verified, status: step.status });
       const answer = () => {
         res.writeHead(step.status, { 'Content-Type': 'application/json', ...step.headers });
         res.end('{"ok":true}');
@@ -64,6 +65,18 @@ export async function startReceiver(options: { secret?: string | null } = {}) {
     script(...steps: ScriptStep[]) {
       script.push(...steps);
     },
+    /** Answers chosen per request (by lead, say), ahead of the script; undefined falls through to it. */
+    answerWith(fn: ((body: any, headers: http.IncomingHttpHeaders) => ScriptStep | undefined) | null) {
+      decide = fn;
+    },
+    /** Goes down: connections are refused until `comeBack`. */
+    goDown: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    /** Listens again on the same port, so the saved webhook URL works again. */
+    comeBack: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     setSecret(next: string | null) {
       secret = next;
     },
@@ -77,6 +90,7 @@ export async function startReceiver(options: { secret?: string | null } = {}) {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        if (!server.listening) return resolve();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -194,9 +194,11 @@ test('deleting the signal cancels a delivery that is still being retried', async
   expect(deleted.status).toBe(204);
   const [row] = await stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
   expect(row.status).toBe('cancelled');
-  // The workflow ends at its next attempt, which sends nothing (back-off is at most 1 s here).
+  // Deleting cancels the delivery workflow itself, which ends cancelled and sends nothing more
+  // (an attempt falling between the row's cancellation and the workflow's finds the row
+  // cancelled and ends "settled": the same outcome). failures.test.ts pins the back-off case.
   const handle = stack.temporal.workflow.getHandle(`delivery:${delivery.id}`);
-  await expect(handle.result()).resolves.toEqual({ status: 'settled' });
+  expect(['cancelled', 'settled']).toContain((await handle.result()).status);
   const count = r.requests.length;
   await new Promise((res) => setTimeout(res, 1500));
   expect(r.requests.length).toBe(count);

@@ -1,9 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startStack, type Stack } from '../setup/stack';
+import { compileProject, killWorker as kill, spawnWorker as spawnWorkerProcess } from '../setup/worker-process';
 import { createAccount } from '../setup/http';
 import {
   allLeads,
@@ -28,7 +28,6 @@ import {
  * project, so that it can really be killed; this file's stack has no worker.
  */
 
-const PROJECT = path.resolve(__dirname, '../..');
 const CANDIDATES = 300;
 const CREDITS = 1000;
 
@@ -37,53 +36,10 @@ let outDir: string;
 const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
 
-async function compileProject(dir: string): Promise<void> {
-  const tsc = require.resolve('typescript/bin/tsc', { paths: [PROJECT] });
-  try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', dir], { cwd: PROJECT, maxBuffer: 16 * 1024 * 1024 });
-  } catch (err) {
-    // Type errors still emit JavaScript; only a missing worker entry point is fatal.
-    if (!existsSync(path.join(dir, 'worker/main.js'))) throw err;
-  }
-}
-
 function spawnWorker(): ChildProcess {
-  const child = spawn(process.execPath, [path.join(outDir, 'worker/main.js')], {
-    cwd: PROJECT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      // The compiled files live outside the project: resolve packages from its node_modules.
-      NODE_PATH: path.join(PROJECT, 'node_modules'),
-      DATABASE_URL: stack.config.DATABASE_URL,
-      TEMPORAL_ADDRESS: stack.config.TEMPORAL_ADDRESS,
-      TEMPORAL_NAMESPACE: stack.config.TEMPORAL_NAMESPACE,
-      TEMPORAL_TASK_QUEUE: stack.config.TEMPORAL_TASK_QUEUE,
-      ADMIN_TOKEN: stack.config.ADMIN_TOKEN,
-      SECRETS_KEY: stack.config.SECRETS_KEY,
-      WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE ?? '',
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      LOG_LEVEL: 'warn',
-      DEMO_DATA: 'false',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (chunk: Buffer) => {
-    workerOutput.push(chunk.toString());
-    if (workerOutput.length > 200) workerOutput.shift();
-  };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  const child = spawnWorkerProcess({ outDir, stack, env: { SIGNAL_EVALUATION_INTERVAL: '1h' }, output: workerOutput });
   workers.push(child);
   return child;
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
 }
 
 async function count(sql: string, args: unknown[]): Promise<number> {
