@@ -30,6 +30,8 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** OpenAPI form, `{name}` for parameters. */
   path: string;
+  /** Further paths answering the same way (the specification shows some paths in two forms). */
+  aliases?: string[];
   operationId: string;
   summary: string;
   tags: string[];
@@ -66,9 +68,9 @@ export function mountRoutes(
   guards: (access: Access) => RouterMiddleware<AppState>[],
 ): void {
   for (const route of routes) {
-    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
+    const koaPaths = [route.path, ...(route.aliases ?? [])].map((path) => path.replace(/\{(\w+)\}/g, ':$1'));
     const status = successStatus(route);
-    router[route.method](koaPath, ...guards(route.access), async (ctx) => {
+    router[route.method](koaPaths, ...guards(route.access), async (ctx) => {
       const params = parse(route.params, ctx.params, (e) => {
         // A malformed id names no resource, so it answers like an unknown one.
         void e;

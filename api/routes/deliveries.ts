@@ -72,6 +72,7 @@ export function deliveryRoutes(services: Services) {
     defineRoute({
       method: 'post',
       path: '/api/v1/signals/{signalId}/test-webhook',
+      aliases: ['/v1/signals/{signalId}/test-webhook'],
       operationId: 'testSignalWebhook',
       summary: 'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
       tags,
@@ -89,6 +90,7 @@ export function deliveryRoutes(services: Services) {
     defineRoute({
       method: 'post',
       path: '/api/v1/signals/{signalId}/replay-webhook',
+      aliases: ['/v1/signals/{signalId}/replay-webhook'],
       operationId: 'replaySignalWebhook',
       summary:
         'Send every lead the signal produced to its webhook again (signal.is_replay true, a new X-Webhook-Id each); answers once every send had its first attempt and, when it failed, at most two quick retries',

@@ -193,3 +193,12 @@ test('the replay workflow pages through the leads and continues as new, carrying
   const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
   expect(n).toBe(7);
 });
+
+test('the unprefixed path of the specification\'s introduction replays the same way', async () => {
+  const r = await receiver();
+  const { signalId } = await deliveredLeads(r, 2);
+  const answer = await call(`${stack.url}/v1/signals/${signalId}/replay-webhook`, { token: account.apiKey, method: 'POST' });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toEqual({ total: 2, sent: 2, failed: 0 });
+  expect(r.requests.slice(2).every((q) => q.body.signal.is_replay === true)).toBe(true);
+});

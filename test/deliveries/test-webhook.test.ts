@@ -125,3 +125,15 @@ test('with private targets refused, loopback is refused when dialled, by literal
   // Nothing reached the receiver: the check ran before any byte was sent.
   expect(r.requests).toHaveLength(0);
 });
+
+test('the unprefixed path of the specification\'s introduction answers the same way', async () => {
+  const r = await receiver();
+  const signalId = await draftSignal(r.url);
+  const answer = await call(`${stack.url}/v1/signals/${signalId}/test-webhook`, { token: account.apiKey, method: 'POST' });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: true });
+  expect(r.requests).toHaveLength(1);
+  expect(r.requests[0].verified).toBe(true);
+  const unauthenticated = await call(`${stack.url}/v1/signals/${signalId}/test-webhook`, { method: 'POST' });
+  expect(unauthenticated.status).toBe(401);
+});
