@@ -1,7 +1,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { Permission } from '../src/db/entities/api-key';
-import { fieldProblemsOf, invalidRequest, notFound, validationError } from '../src/errors';
+import { fieldProblemsOf, invalidRequest, notFound, validationError, type FieldProblem } from '../src/errors';
 import type { Caller } from '../src/services/api-keys';
 import type { AppContext, AppState } from './context';
 
@@ -77,12 +77,19 @@ export function mountRoutes(
         return notFound();
       });
       route.pathCheck?.(params);
+      const rawBody = (ctx.request as { body?: unknown }).body ?? {};
+      const unstorableQuery = route.query ? unstorableText(ctx.query) : undefined;
+      if (unstorableQuery) {
+        throw invalidRequest(`Invalid query parameters: ${unstorableQuery.field}: ${unstorableQuery.message}`, { details: [unstorableQuery] });
+      }
       const query = parse(route.query, ctx.query, (e) =>
         invalidRequest(`Invalid query parameters: ${fieldProblemsOf(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
           details: fieldProblemsOf(e),
         }),
       );
-      const body = parse(route.body, (ctx.request as { body?: unknown }).body ?? {}, (e) => validationError(fieldProblemsOf(e)));
+      const unstorableBody = route.body ? unstorableText(rawBody) : undefined;
+      if (unstorableBody) throw validationError([unstorableBody]);
+      const body = parse(route.body, rawBody, (e) => validationError(fieldProblemsOf(e)));
       const result = await route.handle({ body, query, params, caller: ctx.state.caller as Caller, ctx });
       ctx.status = status;
       if (result instanceof JsonText) {
@@ -93,6 +100,46 @@ export function mountRoutes(
       }
     });
   }
+}
+
+/** NUL and unpaired surrogates: PostgreSQL stores neither in text nor in JSON, so they are refused at the door. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The first string (value or key) of a request's input that PostgreSQL cannot store, named by
+ * its dotted path; undefined when there is none. Iterative, so input nested 100,000 levels
+ * deep cannot overflow the stack. The tool server checks tool arguments with it too.
+ */
+export function unstorableText(value: unknown): FieldProblem | undefined {
+  const field = unstorableTextAt(value);
+  return field === undefined ? undefined : { field, message: 'contains a NUL character or an unpaired surrogate, which cannot be stored' };
+}
+
+function unstorableTextAt(value: unknown): string | undefined {
+  interface Node {
+    value: unknown;
+    key?: string;
+    parent?: Node;
+  }
+  const pathOf = (node: Node) => {
+    const keys: string[] = [];
+    for (let at: Node | undefined = node; at?.key !== undefined; at = at.parent) keys.push(at.key);
+    return keys.reverse().join('.');
+  };
+  const pending: Node[] = [{ value }];
+  while (pending.length > 0) {
+    const node = pending.pop() as Node;
+    if (typeof node.value === 'string') {
+      if (UNSTORABLE.test(node.value)) return pathOf(node);
+    } else if (node.value !== null && typeof node.value === 'object') {
+      for (const [key, child] of Object.entries(node.value)) {
+        const childNode = { value: child, key, parent: node };
+        if (UNSTORABLE.test(key)) return pathOf(childNode);
+        pending.push(childNode);
+      }
+    }
+  }
+  return undefined;
 }
 
 function parse<T>(schema: z.ZodType | undefined, value: unknown, fail: (e: z.ZodError) => Error): T {

@@ -3,14 +3,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../../src/services';
-import { AppError, forbidden } from '../../src/errors';
+import { AppError, forbidden, validationError } from '../../src/errors';
 import { API_KEY_PREFIX, type Caller } from '../../src/services/api-keys';
 import type { Permission } from '../../src/db/entities/api-key';
 import type { Logger } from '../../src/logger';
 import type { AppContext, AppState } from '../context';
 import { bearerToken } from '../middleware/auth';
 import type { RequestRateLimit } from '../middleware/rate-limit';
-import { JsonText, type AnyRoute } from '../route';
+import { JsonText, unstorableText, type AnyRoute } from '../route';
 import type { AnyToolDef, ToolOutput } from './tool';
 import { assistantTools } from './tools';
 
@@ -130,6 +130,9 @@ function buildServer(tools: BoundTool[], caller: Caller, refusal: AppError | und
         try {
           if (refusal) throw refusal;
           if (!caller.permissions.includes(tool.permission)) throw forbidden(tool.permission);
+          // As on REST: text PostgreSQL cannot store is a validation error, not a failed query.
+          const unstorable = unstorableText(input);
+          if (unstorable) throw validationError([unstorable]);
           return success(await tool.run(caller, input, { signal: extra.signal }));
         } catch (err) {
           if (err instanceof AppError) return failure(envelopeOf(err));

@@ -1,10 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startStack, type Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { compileProject, killWorker, spawnWorker } from '../setup/worker-process';
+import { compiledProject, killWorker, spawnWorker } from '../setup/worker-process';
 import { startReceiver, type Receiver } from './receiver';
 import { leadDeliveriesAre, leadsTo, seedCompany, waitForDeliveries } from './fixtures';
 
@@ -30,8 +27,7 @@ const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
 
 beforeAll(async () => {
-  outDir = mkdtempSync(path.join(tmpdir(), 'deliveries-worker-'));
-  const [started] = await Promise.all([startStack({ worker: false, env: WORKER_ENV }), compileProject(outDir)]);
+  const [started] = await Promise.all([startStack({ worker: false, env: WORKER_ENV }), compiledProject().then((dir) => void (outDir = dir))]);
   stack = started;
   await seedCompany(stack);
 }, 180_000);
@@ -40,7 +36,6 @@ afterAll(async () => {
   await Promise.all(workers.map(killWorker));
   await r?.close();
   await stack?.stop();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 const worker = () => {

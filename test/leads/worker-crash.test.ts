@@ -1,9 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { startStack, type Stack } from '../setup/stack';
-import { compileProject, killWorker as kill, spawnWorker as spawnWorkerProcess } from '../setup/worker-process';
+import { compiledProject, killWorker as kill, spawnWorker as spawnWorkerProcess } from '../setup/worker-process';
 import { createAccount } from '../setup/http';
 import {
   allLeads,
@@ -48,10 +45,9 @@ async function count(sql: string, args: unknown[]): Promise<number> {
 }
 
 beforeAll(async () => {
-  outDir = mkdtempSync(path.join(tmpdir(), 'leads-worker-'));
   const [started] = await Promise.all([
     startStack({ worker: false, env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000' } }),
-    compileProject(outDir),
+    compiledProject().then((dir) => void (outDir = dir)),
   ]);
   stack = started;
 }, 180_000);
@@ -59,7 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(workers.map(kill));
   await stack?.stop();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
 test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactly once, billed once, handed off', async () => {
@@ -103,7 +98,7 @@ test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactl
     `all ${CANDIDATES} leads handed off`,
     () => count(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NOT NULL`, [signal.id]),
     (n) => n >= CANDIDATES,
-    { timeoutMs: 60_000, intervalMs: 200 },
+    { timeoutMs: 150_000, intervalMs: 200 },
   ).catch(async (err) => {
     throw new Error(`${err.message} (${await leadsOfSignal()} leads)\nworker output:\n${workerOutput.join('')}`);
   });
@@ -131,4 +126,4 @@ test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactl
   ]);
   clearTimeout(timer);
   expect(completed).toBe(CANDIDATES);
-}, 150_000);
+}, 260_000);

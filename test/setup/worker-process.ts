@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Stack } from './stack';
@@ -11,8 +11,8 @@ import type { Stack } from './stack';
 
 const PROJECT = path.resolve(__dirname, '../..');
 
-/** Compiles the project into `dir` (tsconfig.build.json); slow (tens of seconds), so once per file. */
-export async function compileProject(dir: string): Promise<void> {
+/** Compiles the project into `dir` (tsconfig.build.json); slow (tens of seconds). */
+async function compileProject(dir: string): Promise<void> {
   const tsc = require.resolve('typescript/bin/tsc', { paths: [PROJECT] });
   try {
     await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', dir], { cwd: PROJECT, maxBuffer: 16 * 1024 * 1024 });
@@ -22,8 +22,37 @@ export async function compileProject(dir: string): Promise<void> {
   }
 }
 
+/**
+ * The compiled project, built once per test run into the run's temporary folder and shared by
+ * every file that spawns workers; the first file to ask compiles, the others wait for it.
+ */
+export async function compiledProject(): Promise<string> {
+  const bundle = process.env.TEST_WORKFLOW_BUNDLE;
+  if (!bundle) throw new Error('TEST_WORKFLOW_BUNDLE is not set: run the tests through jest (global setup)');
+  const dir = path.join(path.dirname(bundle), 'compiled');
+  const done = path.join(`${dir}.state`, 'done');
+  const failed = path.join(`${dir}.state`, 'failed');
+  try {
+    mkdirSync(`${dir}.state`); // atomic: exactly one file wins the right to compile
+  } catch {
+    for (;;) {
+      if (existsSync(done)) return dir;
+      if (existsSync(failed)) throw new Error(`the shared compile failed: ${readFileSync(failed, 'utf8')}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  try {
+    await compileProject(dir);
+    writeFileSync(done, '');
+    return dir;
+  } catch (err) {
+    writeFileSync(failed, String(err));
+    throw err;
+  }
+}
+
 export interface WorkerProcessOptions {
-  /** Where `compileProject` put the project. */
+  /** Where `compiledProject` put the project. */
   outDir: string;
   /** Its database, Temporal and task queue are the worker's. */
   stack: Stack;
