@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFound } from '../../src/errors';
 import type { Services } from '../../src/services';
 import { authErrors, errorEnvelope, pageQuery, uuidParam } from '../schemas/common';
 import { defineRoute, JsonText } from '../route';
@@ -84,9 +85,11 @@ export function leadRoutes(services: Services) {
         ...authErrors,
       },
       handle: async ({ caller, params, query }) => {
-        await services.signals.requireOwned(caller.accountId, params.signalId);
         const since = query.since ? new Date(query.since) : undefined;
-        return new JsonText(await services.leads.pageJson(params.signalId, { since, limit: query.limit, offset: query.offset }));
+        // Ownership is checked inside the page's query: one round trip per page.
+        const page = await services.leads.ownedPageJson(caller.accountId, params.signalId, { since, limit: query.limit, offset: query.offset });
+        if (page === null) throw notFound('Signal');
+        return new JsonText(page);
       },
     }),
     defineRoute({

@@ -9,6 +9,10 @@ export interface LeadPageQuery {
 
 export const EMAIL_FOUND_CREDITS = 0.5;
 
+/** The page of a signal that has no row (callers check the signal first, so only in a race with its deletion). */
+const emptyPage = (signalId: string, query: LeadPageQuery) =>
+  `{"signalId":${JSON.stringify(signalId)},"total":0,"limit":${query.limit},"offset":${query.offset},"hasMore":false,"leads":[]}`;
+
 /** Reading leads (free) and the per-lead extras that follow production. */
 export class Leads {
   constructor(
@@ -21,19 +25,40 @@ export class Leads {
    * re-serialised, so polling serves byte-for-byte what the webhook sends, and cheaply.
    */
   async pageJson(signalId: string, query: LeadPageQuery): Promise<string> {
-    const since = query.since ?? new Date(0);
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM leads WHERE signal_id = $1 AND created_at >= $2`, [
-      signalId,
-      since,
-    ]);
-    const [{ count, leads }] = await this.db.query(
-      `SELECT count(*)::int AS count, coalesce(string_agg(payload::text, ',' ORDER BY created_at DESC, id DESC), '') AS leads FROM (
-         SELECT payload, created_at, id FROM leads WHERE signal_id = $1 AND created_at >= $2
-         ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4) page`,
-      [signalId, since, query.limit, query.offset],
+    return (await this.readPage(signalId, query)) ?? emptyPage(signalId, query);
+  }
+
+  /**
+   * The page of a signal of this account, null when the signal is unknown, deleted or another
+   * account's: the ownership check rides in the page's own query, so a page costs one round
+   * trip (the REST route; docs/performance.md).
+   */
+  async ownedPageJson(accountId: string, signalId: string, query: LeadPageQuery): Promise<string | null> {
+    return this.readPage(signalId, query, accountId);
+  }
+
+  /**
+   * One query. Without `since`, the total is the signal's `leads_total`, which production raises
+   * in the transaction that stores each lead: counting the rows instead cost a scan of all the
+   * signal's leads per page, which held a signal of 1,000,000 leads to a few pages per second
+   * (docs/performance.md). With `since`, the rows since then are counted, which a poller keeps few.
+   */
+  private async readPage(signalId: string, query: LeadPageQuery, accountId?: string): Promise<string | null> {
+    const args: unknown[] = [signalId, query.limit, query.offset];
+    const since = query.since ? `AND created_at >= $${args.push(query.since)}` : '';
+    const owner = accountId ? `AND s.account_id = $${args.push(accountId)} AND s.deleted_at IS NULL` : '';
+    const total = since ? `(SELECT count(*)::int FROM leads WHERE signal_id = $1 ${since})` : 's.leads_total';
+    const [row] = await this.db.query(
+      `SELECT ${total} AS total, page.count, page.leads FROM signals s CROSS JOIN LATERAL (
+         SELECT count(*)::int AS count, coalesce(string_agg(payload::text, ',' ORDER BY created_at DESC, id DESC), '') AS leads FROM (
+           SELECT payload, created_at, id FROM leads WHERE signal_id = $1 ${since}
+           ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) newest) page
+       WHERE s.id = $1 ${owner}`,
+      args,
     );
-    const hasMore = query.offset + count < total;
-    return `{"signalId":${JSON.stringify(signalId)},"total":${total},"limit":${query.limit},"offset":${query.offset},"hasMore":${hasMore},"leads":[${leads}]}`;
+    if (!row) return null;
+    const hasMore = query.offset + (row.count as number) < (row.total as number);
+    return `{"signalId":${JSON.stringify(signalId)},"total":${row.total},"limit":${query.limit},"offset":${query.offset},"hasMore":${hasMore},"leads":[${row.leads}]}`;
   }
 
   async payload(leadId: string): Promise<Record<string, unknown> | null> {

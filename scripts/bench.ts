@@ -1,0 +1,171 @@
+/**
+ * `npm run bench`: measures the service on this machine beside the ceilings of its parts, and
+ * writes the results to docs/performance.md. Not part of `npm test`.
+ *
+ *   npm run bench                               # every section at full size (~30–45 min)
+ *   npm run bench -- --quick                    # N = 1,000, 100,000 leads/rows, 100 signals
+ *   npm run bench -- --sections reads,scale     # some sections only (in the usual order)
+ *   npm run bench -- --cpu-prof DIR             # also write V8 CPU profiles of the worker and API to DIR
+ *
+ * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client as PgClient } from 'pg';
+import { onLauncherGone, onShutdownSignals, relaunchDetached } from './process-tree';
+import { runEvaluation } from './bench/evaluation';
+import { runPipeline, startCeilingWorker, type PipelineRun } from './bench/pipeline';
+import { startReceiver } from './bench/receiver';
+import { runReads } from './bench/reads';
+import { loadAverage, machineFacts, printTable, SECTIONS, writeDocument, type Mode, type Section, type SectionRecord } from './bench/report';
+import { runScale } from './bench/scale';
+import { BenchStack, ROOT } from './bench/stack';
+
+interface Options {
+  mode: Mode;
+  sections: Section[];
+  cpuProfDir?: string;
+  /** The command as typed, for the document. */
+  command: string;
+}
+
+const SIZES = {
+  full: { pipelineN: [1_000, 10_000], readLeads: 1_000_000, readSeconds: 15, readRounds: 2, evaluationRows: 1_000_000, companies: 10_000, signals: 1_000 },
+  quick: { pipelineN: [1_000], readLeads: 100_000, readSeconds: 8, readRounds: 2, evaluationRows: 100_000, companies: 10_000, signals: 100 },
+};
+
+function log(line: string): void {
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+function parseOptions(argv: string[]): Options {
+  let mode: Mode = 'full';
+  let sections: Section[] = [...SECTIONS];
+  let cpuProfDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--quick') mode = 'quick';
+    else if (arg === '--sections' || arg.startsWith('--sections=')) {
+      const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
+      const asked = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = asked.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+      if (asked.length === 0 || unknown.length) throw new Error(`--sections takes a list of ${SECTIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+      sections = SECTIONS.filter((s) => asked.includes(s));
+    } else if (arg === '--cpu-prof') {
+      cpuProfDir = path.resolve(argv[++i] ?? 'bench-profiles');
+    } else if (arg === '--help' || arg === '-h') {
+      console.log('usage: npm run bench -- [--quick] [--sections pipeline,reads,evaluation,scale] [--cpu-prof DIR]');
+      process.exit(0);
+    } else throw new Error(`unknown option ${arg} (see --help)`);
+  }
+  return { mode, sections, cpuProfDir, command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' ') };
+}
+
+async function runSections(stack: BenchStack, options: Options, records: SectionRecord[]): Promise<void> {
+  const size = SIZES[options.mode];
+  const db = new PgClient({ connectionString: stack.databaseUrl });
+  await db.connect();
+  stack.adopt({ name: 'bench database connection', stop: () => db.end() });
+  for (const section of options.sections) {
+    if (stack.isClosing) return;
+    log(`section ${section} (${options.mode})`);
+    const machine = machineFacts();
+    const started = performance.now();
+    const record: SectionRecord = { section, mode: options.mode, command: options.command, machine, elapsedMs: 0 };
+    try {
+      record.data = await runSection(section, stack, db, size);
+    } catch (err) {
+      if (stack.isClosing) return;
+      record.error = (err as Error).message;
+      log(`section ${section} failed: ${(err as Error).stack ?? record.error}`);
+    }
+    record.elapsedMs = performance.now() - started;
+    machine.loadAtEnd = loadAverage();
+    records.push(record);
+  }
+}
+
+async function runSection(section: Section, stack: BenchStack, db: PgClient, size: (typeof SIZES)[Mode]): Promise<unknown> {
+  switch (section) {
+    case 'pipeline': {
+      const receiver = await startReceiver();
+      stack.adopt({ name: 'webhook receiver', stop: receiver.close });
+      const ceilingWorker = await startCeilingWorker(stack);
+      const runs: PipelineRun[] = [];
+      try {
+        for (const [index, n] of size.pipelineN.entries()) {
+          log(`pipeline N = ${n}`);
+          runs.push(await runPipeline({ stack, receiver, db, log }, n, index, ceilingWorker));
+        }
+      } finally {
+        await ceilingWorker.stop();
+      }
+      return { runs };
+    }
+    case 'reads':
+      return runReads(stack, db, { leads: size.readLeads, seconds: size.readSeconds, warmupSeconds: 3, rounds: size.readRounds }, log);
+    case 'evaluation':
+      return runEvaluation(stack, db, { rows: size.evaluationRows, companies: size.companies }, log);
+    case 'scale':
+      return runScale(stack, { signals: size.signals }, log);
+  }
+}
+
+function main(): void {
+  if (relaunchDetached()) return;
+  let options: Options;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(2);
+  }
+  // Written when the process exits, so a profile covers everything up to the stack's stop.
+  const profileArgs: string[] = [];
+  if (options.cpuProfDir) {
+    mkdirSync(options.cpuProfDir, { recursive: true });
+    profileArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
+  }
+  const stack = new BenchStack({ log, workerNodeArgs: profileArgs, apiNodeArgs: profileArgs });
+  const records: SectionRecord[] = [];
+  let stopping = false;
+
+  const finish = async (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping the stack');
+    await stack.close();
+    process.exit(exitCode);
+  };
+  onShutdownSignals(
+    (signal) => {
+      log(`received ${signal}: nothing is written, the stack is being stopped`);
+      void finish(130);
+    },
+    () => {
+      log('second interrupt: exiting now');
+      process.exit(130);
+    },
+  );
+  onLauncherGone(() => void finish(130));
+
+  const run = async () => {
+    log(`sections ${options.sections.join(', ')} (${options.mode}); load average ${loadAverage()}; temp dir ${stack.tmpDir}`);
+    await stack.start();
+    await runSections(stack, options, records);
+    if (stopping) return;
+    printTable(records, (line) => console.log(line));
+    const doc = path.join(ROOT, 'docs', 'performance.md');
+    writeDocument(doc, records);
+    log(`results written to ${path.relative(process.cwd(), doc) || doc}`);
+    await finish(records.some((r) => r.error) ? 1 : 0);
+  };
+  run().catch((err: unknown) => {
+    if (stopping) return;
+    console.error(`[bench] failed: ${(err as Error).stack ?? err}`);
+    void finish(1);
+  });
+}
+
+main();

@@ -1,0 +1,49 @@
+/**
+ * Ceiling (b) of the pipeline: the least work Temporal can do per lead in the pipeline's shape.
+ * A parent hands children off in batches, abandoned and started all at once like the signal
+ * workflow's hand-off (same batch size, same continue-as-new every 500 children), and each
+ * child runs one activity that does nothing. Bundled by the bench's own worker only.
+ */
+import { ParentClosePolicy, continueAsNew, proxyActivities, startChild } from '@temporalio/workflow';
+
+export interface CeilingActivities {
+  arrive(runId: string, index: number): Promise<void>;
+}
+
+const { arrive } = proxyActivities<CeilingActivities>({ startToCloseTimeout: '1 minute' });
+
+export interface CeilingParentInput {
+  runId: string;
+  total: number;
+  /** Children per hand-off: the signal workflow's production batch (100). */
+  batch: number;
+  /** Children per run before continue-as-new: the signal workflow's CHILDREN_PER_RUN (500). */
+  perRun: number;
+  from?: number;
+}
+
+export async function ceilingParent(input: CeilingParentInput): Promise<void> {
+  let next = input.from ?? 0;
+  let thisRun = 0;
+  while (next < input.total) {
+    const end = Math.min(next + input.batch, input.total);
+    const starts: Promise<unknown>[] = [];
+    for (let index = next; index < end; index++) {
+      starts.push(
+        startChild(ceilingChild, {
+          workflowId: `ceiling:${input.runId}:${index}`,
+          args: [input.runId, index],
+          parentClosePolicy: ParentClosePolicy.ABANDON,
+        }),
+      );
+    }
+    await Promise.all(starts);
+    thisRun += end - next;
+    next = end;
+    if (next < input.total && thisRun >= input.perRun) await continueAsNew<typeof ceilingParent>({ ...input, from: next });
+  }
+}
+
+export async function ceilingChild(runId: string, index: number): Promise<void> {
+  await arrive(runId, index);
+}
