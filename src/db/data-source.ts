@@ -14,9 +14,10 @@ import { Deliveries1732240300000 } from './migrations/1732240300000-deliveries';
 import { Integrations1732240400000 } from './migrations/1732240400000-integrations';
 import { Enrichment1732240500000 } from './migrations/1732240500000-enrichment';
 import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhook-endpoints';
+import { EvaluationIndexes1732240600000 } from './migrations/1732240600000-evaluation-indexes';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
-export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000];
+export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000];
 
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
 export function createDataSource(url: string, poolSize = 10): DataSource {
