@@ -1,7 +1,7 @@
 import { ApplicationFailure, activityInfo, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
 import { deliveryTaskQueue } from '../src/config';
-import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryPlan } from '../workflows/delivery-messages';
+import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryPlan, type HandOffOutcome } from '../workflows/delivery-messages';
 import type { ReplayCursor } from '../workflows/replay-messages';
 import { enrichmentActivities } from './enrichment';
 
@@ -10,6 +10,18 @@ import { enrichmentActivities } from './enrichment';
  * that workflow code only ever sees their types.
  */
 export function createActivities(services: Services) {
+  const deliveryRetryPlan = (): Omit<DeliveryPlan, 'deliveries'> => {
+    const { config } = services;
+    return {
+      taskQueue: deliveryTaskQueue(config),
+      retry: {
+        timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+        initialMs: config.WEBHOOK_RETRY_INITIAL_MS,
+        maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
+        windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
+      },
+    };
+  };
   return {
     ...enrichmentActivities(services),
     async recordProbeStep(probeId: string, step: number): Promise<number> {
@@ -24,26 +36,24 @@ export function createActivities(services: Services) {
     async findLeadEmail(leadId: string) {
       return services.leads.findEmail(leadId);
     },
-    /** The lead's deliveries, with the retry settings of this process's configuration. */
+    /** The lead's deliveries, with the retry settings of this process's configuration (lead workflows of earlier versions). */
     async createLeadDeliveries(leadId: string): Promise<DeliveryPlan> {
-      const { config } = services;
-      return {
-        deliveries: await services.deliveries.createForLead(leadId),
-        taskQueue: deliveryTaskQueue(config),
-        retry: {
-          timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-          initialMs: config.WEBHOOK_RETRY_INITIAL_MS,
-          maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
-          windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
-        },
-      };
+      return { deliveries: await services.deliveries.createForLead(leadId), ...deliveryRetryPlan() };
+    },
+    /** A produced batch's extras, deliveries and first attempts; answers what still needs retrying. */
+    async handOffLeads(leadIds: string[]): Promise<HandOffOutcome> {
+      const plan = deliveryRetryPlan();
+      const result = await whileHeartbeating(() =>
+        services.leadHandOff.handOff(leadIds, { retryInitialMs: plan.retry.initialMs, wait: (ms) => sleep(ms) }),
+      );
+      return { ...result, ...plan };
     },
     /**
      * One attempt of a delivery. Failures become Temporal's retry decisions: 429 waits the
      * receiver's Retry-After, 5xx/time-outs take the policy's back-off, the rest is permanent.
      */
-    async attemptDelivery(deliveryId: string, retry: { initialMs: number; maxIntervalMs: number }) {
-      const { attempt } = activityInfo();
+    async attemptDelivery(deliveryId: string, retry: { initialMs: number; maxIntervalMs: number; priorAttempts?: number }) {
+      const attempt = activityInfo().attempt + (retry.priorAttempts ?? 0);
       const backoffMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxIntervalMs);
       // Heartbeating, so a cancellation reaches the attempt (and stops a wait for a throttled endpoint).
       const result = await whileHeartbeating(() =>

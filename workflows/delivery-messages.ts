@@ -25,9 +25,22 @@ export interface DeliveryPlan {
   retry: DeliveryRetrySettings;
 }
 
+/** What the hand-off of a batch of leads left to do: the deliveries its first attempts did not settle. */
+export interface HandOffOutcome {
+  settled: number;
+  unsettled: Array<PlannedDeliveryRef & { retryInMs: number }>;
+  taskQueue: string;
+  retry: DeliveryRetrySettings;
+}
+
 export interface DeliveryWorkflowInput {
   deliveryId: string;
   retry: DeliveryRetrySettings;
+  /**
+   * Set when the hand-off made the first attempt: when (epoch ms; the retry window counts from
+   * it) and how long to wait before the next one. Absent, the workflow makes the first attempt.
+   */
+  firstAttempt?: { at: number; retryInMs: number };
 }
 
 export type DeliveryWorkflowResult = { status: 'delivered' | 'failed' | 'cancelled' | 'settled'; statusCode?: number | null };

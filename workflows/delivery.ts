@@ -1,4 +1,4 @@
-import { ActivityFailure, ApplicationFailure, CancellationScope, TimeoutFailure, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, CancellationScope, TimeoutFailure, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryWorkflowInput, type DeliveryWorkflowResult } from './delivery-messages';
 
@@ -8,30 +8,41 @@ const { markDeliveryFailed, markDeliveryCancelled } = proxyActivities<Activities
 });
 
 /**
- * One per (lead, route) delivery, on the deliveries task queue. Temporal's activity retries are
+ * One per (lead, route) delivery whose first attempt (made by the hand-off of its batch) did not
+ * settle it, on the deliveries task queue. Temporal's activity retries are
  * the back-off: 5xx and time-outs follow the policy, a 429 overrides the wait with the
  * receiver's Retry-After (`nextRetryDelay`), a permanent failure stops at once, and the
  * schedule-to-close time-out is the contract's total window. Whatever ends it, the delivery row
  * is settled, so the list of deliveries tells the same story as the workflow.
  */
 export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<DeliveryWorkflowResult> {
-  const { retry } = input;
-  const { attemptDelivery } = proxyActivities<Activities>({
-    // The HTTP time-out, a short wait for a throttled endpoint, and room for the database work.
-    startToCloseTimeout: retry.timeoutMs + DELIVERY_WAIT_IN_PLACE_MS + 30_000,
-    // The attempt heartbeats: a cancellation (signal deleted) reaches it, and a dead worker's
-    // attempt is retried within seconds rather than after the start-to-close time-out.
-    heartbeatTimeout: '5 seconds',
-    scheduleToCloseTimeout: retry.windowMs,
-    retry: {
-      initialInterval: retry.initialMs,
-      backoffCoefficient: 2,
-      maximumInterval: retry.maxIntervalMs,
-      nonRetryableErrorTypes: ['PermanentDeliveryFailure'],
-    },
-  });
+  const { retry, firstAttempt } = input;
+  // After a first attempt made by the hand-off, the back-off goes on from its second step.
+  const priorAttempts = firstAttempt ? 1 : 0;
+  const windowEndsAt = firstAttempt ? firstAttempt.at + retry.windowMs : undefined;
   try {
-    const result = await attemptDelivery(input.deliveryId, { initialMs: retry.initialMs, maxIntervalMs: retry.maxIntervalMs });
+    if (firstAttempt) {
+      if (windowEndsAt !== undefined && Date.now() + firstAttempt.retryInMs >= windowEndsAt) {
+        return await failed(`retry window of ${retry.windowMs} ms exhausted`);
+      }
+      await sleep(firstAttempt.retryInMs);
+    }
+    const { attemptDelivery } = proxyActivities<Activities>({
+      // The HTTP time-out, a short wait for a throttled endpoint, and room for the database work.
+      startToCloseTimeout: retry.timeoutMs + DELIVERY_WAIT_IN_PLACE_MS + 30_000,
+      // The attempt heartbeats: a cancellation (signal deleted) reaches it, and a dead worker's
+      // attempt is retried within seconds rather than after the start-to-close time-out.
+      heartbeatTimeout: '5 seconds',
+      // The contract's total window, counted from the first attempt.
+      scheduleToCloseTimeout: Math.max(1, (windowEndsAt ?? Date.now() + retry.windowMs) - Date.now()),
+      retry: {
+        initialInterval: Math.min(retry.initialMs * 2 ** priorAttempts, retry.maxIntervalMs),
+        backoffCoefficient: 2,
+        maximumInterval: retry.maxIntervalMs,
+        nonRetryableErrorTypes: ['PermanentDeliveryFailure'],
+      },
+    });
+    const result = await attemptDelivery(input.deliveryId, { initialMs: retry.initialMs, maxIntervalMs: retry.maxIntervalMs, priorAttempts });
     if (result.outcome === 'delivered') return { status: 'delivered', statusCode: result.statusCode };
     return { status: 'settled' };
   } catch (err) {
@@ -49,6 +60,10 @@ export async function deliveryWorkflow(input: DeliveryWorkflowInput): Promise<De
         : cause instanceof TimeoutFailure
           ? `retry window of ${retry.windowMs} ms exhausted`
           : `retries exhausted: ${cause?.message ?? err.message}`;
+    return failed(reason);
+  }
+
+  async function failed(reason: string): Promise<DeliveryWorkflowResult> {
     await markDeliveryFailed(input.deliveryId, reason);
     return { status: 'failed' };
   }

@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  getExternalWorkflowHandle,
   patched,
   proxyActivities,
   setHandler,
@@ -14,6 +15,8 @@ import {
 import type { Activities } from '../activities';
 import { LeadIdKey, SignalIdKey } from '../src/temporal/search-attributes';
 import { leadWorkflow } from './lead';
+import { startDeliveryWorkflow } from './delivery-start';
+import { deliveryWorkflowId } from './delivery-messages';
 import {
   configChangedSignal,
   deleteSignal,
@@ -38,6 +41,16 @@ const { markLeadsHandedOff } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
+/**
+ * The hand-off of a batch: its first attempts run up to a receiver's time-out each, and it
+ * heartbeats every second, so a dead worker's batch is taken over within seconds.
+ */
+const handOffTimeouts = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+} as const;
+
 /** Children started per run before the history is handed to a fresh run. */
 const CHILDREN_PER_RUN = 500;
 const HISTORY_EVENTS_PER_RUN = 10_000;
@@ -45,7 +58,8 @@ const HISTORY_EVENTS_PER_RUN = 10_000;
 /**
  * One per signal, from its first activation until deletion. Waits for its interval or a
  * message, produces leads through an activity (PostgreSQL is the source of truth for status,
- * config and counters), and starts one lead workflow per produced lead. Continues as new
+ * config and counters), and hands each batch to its routes through another, which makes every
+ * delivery's first attempt; a delivery that needs retrying gets a workflow of its own. Continues as new
  * before the history grows large, carrying what it must.
  */
 export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> {
@@ -61,6 +75,11 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   // A new run starts with an evaluation: the first activation, a resume, or a carried-over batch.
   let wake = true;
   let childrenThisRun = 0;
+  // On the deliveries' queue: a slow receiver holds up this signal's hand-off, never evaluation elsewhere.
+  const { handOffLeads } = proxyActivities<Activities>({
+    ...handOffTimeouts,
+    ...(input.deliveryTaskQueue ? { taskQueue: input.deliveryTaskQueue } : {}),
+  });
 
   setHandler(pauseSignal, () => void (state.paused = true));
   setHandler(resumeSignal, () => {
@@ -84,8 +103,7 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
       do {
         batch = await produceLeads(input.signalId);
         if (batch.state === 'deleted') return;
-        await handOff(batch.pendingLeadIds);
-        childrenThisRun += batch.pendingLeadIds.length;
+        childrenThisRun += await handOff(batch.pendingLeadIds);
         if (mustContinueAsNew()) break;
       } while ((batch.more || batch.pendingLeadIds.length > 0) && !state.deleted && !state.paused);
       state.evaluating = false;
@@ -109,7 +127,23 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
     else await condition(() => wake || state.deleted, input.evaluationIntervalMs).then((woken) => void (woken || (wake = true)));
   }
 
-  async function handOff(leadIds: string[]): Promise<void> {
+  /** Hands the batch's leads to their routes; answers the child workflows it started. */
+  async function handOff(leadIds: string[]): Promise<number> {
+    if (patched('hand-off-in-activity')) {
+      if (leadIds.length === 0) return 0;
+      const outcome = await handOffLeads(leadIds);
+      state.leadsStarted += leadIds.length;
+      const firstAttemptAt = Date.now();
+      const retrying = outcome.unsettled.map((delivery) =>
+        startDeliveryWorkflow(delivery, input.deliveryTaskQueue ?? outcome.taskQueue, outcome.retry, { at: firstAttemptAt, retryInMs: delivery.retryInMs }),
+      );
+      await Promise.all(retrying);
+      // Deleted while these started: the deletion may have looked for them before they existed.
+      if (state.deleted) {
+        await Promise.all(outcome.unsettled.map((d) => getExternalWorkflowHandle(deliveryWorkflowId(d.deliveryId)).cancel().catch(() => undefined)));
+      }
+      return outcome.unsettled.length;
+    }
     if (patched('hand-off-batch-at-once')) {
       // One workflow task starts the whole batch instead of one server round trip per lead
       // (~150 ms each under load). Histories recorded one by one replay the old way.
@@ -118,8 +152,10 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
       for (const leadId of leadIds) await startLead(leadId);
     }
     if (leadIds.length > 0) await markLeadsHandedOff(leadIds);
+    return leadIds.length;
   }
 
+  /** Runs recorded before the batched hand-off: one lead workflow per lead. */
   async function startLead(leadId: string): Promise<void> {
     try {
       await startChild(leadWorkflow, {

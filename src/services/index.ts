@@ -17,6 +17,7 @@ import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
+import { LeadHandOff } from './deliveries/lead-hand-off';
 import { Deliveries } from './deliveries/deliveries';
 import { WebhookSender } from './deliveries/webhook-sender';
 import { DeliveryPacing, EndpointRates } from './deliveries/endpoint-rates';
@@ -88,6 +89,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     ...services,
     deliveryPacing,
+    leadHandOff: new LeadHandOff(deps.db, services.leads, services.deliveries, deliveryPacing, services.leadProduction),
     webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deliveryPacing, deps.temporal),
   };
 }

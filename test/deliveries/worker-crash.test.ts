@@ -71,5 +71,6 @@ test('SIGKILL of the worker mid-send, then a new worker: the lead still arrives,
   const [lead] = await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [signalId]);
   const charges = await stack.db.query(`SELECT lead_id, operation, credits::float8 AS credits FROM credit_ledger WHERE signal_id = $1`, [signalId]);
   expect(charges).toEqual([{ lead_id: lead.id, operation: 'lead', credits: -2 }]);
-  await expect(stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).result()).resolves.toEqual({ status: 'delivered', statusCode: 200 });
+  // The batch's hand-off was taken over and sent it once more: two attempts, one delivery.
+  expect(delivery.attempts).toBe(2);
 }, 150_000);

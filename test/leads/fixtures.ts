@@ -303,21 +303,18 @@ export async function evaluateNow(stack: Stack, signalId: string): Promise<Workf
   return settled(stack, signalId, before + 1);
 }
 
-/** Waits for the lead workflows of these leads to complete; answers the outcome of each one's email lookup. */
+/** Waits until these leads are handed off (their extras settled); answers each one's email outcome, in order. */
 export async function leadEmailOutcomes(stack: Stack, leadIds: string[], timeoutMs = 30_000): Promise<string[]> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`lead workflows did not complete in ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    const results = await Promise.race([
-      Promise.all(leadIds.map((id) => stack.temporal.workflow.getHandle(`lead:${id}`).result() as Promise<{ email: string }>)),
-      deadline,
-    ]);
-    return results.map((result) => result.email);
-  } finally {
-    clearTimeout(timer);
-  }
+  const rows = await waitFor(
+    `leads ${leadIds.join(', ')} to be handed off`,
+    () =>
+      stack.db.query(`SELECT id, email_status, handed_off_at FROM leads WHERE id = ANY($1::uuid[])`, [leadIds]) as Promise<
+        Array<{ id: string; email_status: string; handed_off_at: Date | null }>
+      >,
+    (found) => found.length === leadIds.length && found.every((row) => row.handed_off_at !== null),
+    { timeoutMs },
+  );
+  return leadIds.map((id) => rows.find((row) => row.id === id)!.email_status);
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

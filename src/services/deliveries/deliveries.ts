@@ -82,40 +82,51 @@ export class Deliveries {
   ) {}
 
   /**
-   * One delivery per route of the lead's signal. Idempotent: a retried activity finds the rows
-   * (and so the ids, the stable X-Webhook-Id) made by the first try.
+   * One delivery per route of each lead's signal, in a few statements for the whole batch.
+   * Idempotent: a retried activity finds the rows (and so the ids, the stable X-Webhook-Id)
+   * made by the first try. Answers the deliveries in the order of `leadIds`, then route.
    */
-  async createForLead(leadId: string): Promise<PlannedDelivery[]> {
-    const [lead] = await this.db.query(
-      `SELECT l.id, l.signal_id, l.account_id, s.webhook_url, s.destinations, s.deleted_at
-       FROM leads l JOIN signals s ON s.id = l.signal_id WHERE l.id = $1`,
-      [leadId],
+  async createForLeads(leadIds: string[]): Promise<PlannedDelivery[]> {
+    if (leadIds.length === 0) return [];
+    await this.db.query(
+      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind)
+       SELECT gen_random_uuid(), l.id, l.signal_id, l.account_id, 'webhook', s.webhook_url, 'lead'
+       FROM leads l JOIN signals s ON s.id = l.signal_id
+       WHERE l.id = ANY($1::uuid[]) AND s.deleted_at IS NULL AND s.webhook_url IS NOT NULL
+       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+      [leadIds],
     );
-    if (!lead || lead.deleted_at) return [];
-    if (lead.webhook_url) {
-      await this.db.query(
-        `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind)
-         VALUES ($1, $2, $3, $4, 'webhook', $5, 'lead')
-         ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
-        [randomUUID(), leadId, lead.signal_id, lead.account_id, lead.webhook_url],
-      );
-    }
     // One per destination, fixed now: a destination changed later applies to later leads.
     // The integration must still be this account's, else the attempt resolves it (or fails).
-    for (const route of destinationRoutesOf(lead.destinations)) {
-      await this.db.query(
-        `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
-         VALUES ($1, $2, $3, $4, $5, $6, 'lead',
-           (SELECT id FROM integrations WHERE id::text = $7 AND account_id = $4 AND provider = $5))
-         ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
-        [randomUUID(), leadId, lead.signal_id, lead.account_id, route.route, route.target, route.integrationId],
-      );
+    const withDestinations = await this.db.query(
+      `SELECT l.id, l.signal_id, l.account_id, s.destinations FROM leads l JOIN signals s ON s.id = l.signal_id
+       WHERE l.id = ANY($1::uuid[]) AND s.deleted_at IS NULL AND s.destinations <> '{}'::jsonb`,
+      [leadIds],
+    );
+    for (const lead of withDestinations) {
+      for (const route of destinationRoutesOf(lead.destinations)) {
+        await this.db.query(
+          `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
+           VALUES ($1, $2, $3, $4, $5, $6, 'lead',
+             (SELECT id FROM integrations WHERE id::text = $7 AND account_id = $4 AND provider = $5))
+           ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+          [randomUUID(), lead.id, lead.signal_id, lead.account_id, route.route, route.target, route.integrationId],
+        );
+      }
     }
     const rows = await this.db.query(
-      `SELECT id, signal_id, lead_id, route, target FROM deliveries WHERE lead_id = $1 AND kind = 'lead' ORDER BY route`,
-      [leadId],
+      `SELECT d.id, d.signal_id, d.lead_id, d.route, d.target
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS batch(lead_id, position)
+       JOIN deliveries d ON d.lead_id = batch.lead_id AND d.kind = 'lead'
+       JOIN signals s ON s.id = d.signal_id AND s.deleted_at IS NULL
+       ORDER BY batch.position, d.route`,
+      [leadIds],
     );
     return rows.map((r: Record<string, string>) => ({ deliveryId: r.id, signalId: r.signal_id, leadId: r.lead_id, route: r.route, target: r.target }));
+  }
+
+  async createForLead(leadId: string): Promise<PlannedDelivery[]> {
+    return this.createForLeads([leadId]);
   }
 
   /**
