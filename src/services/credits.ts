@@ -79,6 +79,44 @@ export class Credits {
     return this.apply(tx, { ...charge, credits: -Math.abs(charge.credits) });
   }
 
+  /**
+   * Charges of one account in one statement each for the ledger and the balance, all or none:
+   * 'insufficient' leaves no ledger row when the balance cannot cover the new ones together.
+   * Charges already in the ledger (same idempotency key) are not charged again.
+   */
+  async chargeAll(tx: EntityManager, accountId: string, charges: Omit<Charge, 'accountId'>[]): Promise<'charged' | 'insufficient'> {
+    if (charges.length === 0) return 'charged';
+    const inserted: { id: string }[] = await tx.query(
+      `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
+       SELECT $1, -abs(c.credits), c.operation, c.signal_id, c.lead_id, c.idempotency_key
+       FROM unnest($2::numeric[], $3::text[], $4::uuid[], $5::uuid[], $6::text[]) AS c(credits, operation, signal_id, lead_id, idempotency_key)
+       ON CONFLICT (idempotency_key) DO NOTHING
+       RETURNING id`,
+      [
+        accountId,
+        charges.map((c) => c.credits),
+        charges.map((c) => c.operation),
+        charges.map((c) => c.signalId ?? null),
+        charges.map((c) => c.leadId ?? null),
+        charges.map((c) => c.idempotencyKey),
+      ],
+    );
+    if (inserted.length === 0) return 'charged';
+    const ids = inserted.map((row) => row.id);
+    // Summed by PostgreSQL, in numeric: no float rounding on money.
+    const [, updated] = await tx.query(
+      `WITH charged AS (SELECT sum(credits) AS total FROM credit_ledger WHERE id = ANY($2::uuid[]))
+       UPDATE accounts SET credit_balance = credit_balance + charged.total FROM charged
+       WHERE accounts.id = $1 AND credit_balance + charged.total >= 0`,
+      [accountId, ids],
+    );
+    if (updated === 0) {
+      await tx.query(`DELETE FROM credit_ledger WHERE id = ANY($1::uuid[])`, [ids]);
+      return 'insufficient';
+    }
+    return 'charged';
+  }
+
   private async apply(tx: EntityManager, entry: Charge): Promise<ChargeOutcome> {
     const inserted = await tx.query(
       `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
@@ -99,6 +137,12 @@ export class Credits {
       return 'insufficient';
     }
     return 'charged';
+  }
+
+  /** The balance, with the account's row locked until the transaction ends: a batch's charges fit it. */
+  async lockedBalance(tx: EntityManager, accountId: string): Promise<number> {
+    const rows = await tx.query(`SELECT credit_balance FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
+    return Number(rows[0]?.credit_balance ?? 0);
   }
 
   async balanceIn(tx: EntityManager, accountId: string): Promise<number> {

@@ -19,11 +19,11 @@ export interface ProductionBatch {
   deferredBy?: 'dailyLeadLimit' | 'credits';
 }
 
-type LeadOutcome = 'produced' | 'skipped' | 'cap' | 'credits' | 'inactive';
+type StopReason = 'cap' | 'credits' | 'inactive';
 
 /**
- * Turns a signal's candidates into leads, one transaction per lead: the lead row (unique per
- * signal, event and subject), its charge in the ledger and the signal's counters commit
+ * Turns a signal's candidates into leads, one transaction per batch: the lead rows (unique per
+ * signal, event and subject), their charges in the ledger and the signal's counters commit
  * together or not at all. Candidates past the daily cap or the credits are left for a later
  * evaluation, oldest first.
  */
@@ -50,16 +50,10 @@ export class LeadProduction {
 
     const limit = Math.min(batchSize, remainingToday);
     const candidates = await findCandidates(this.db.manager, signal, now, limit);
-    let produced = 0;
-    let stop: LeadOutcome | undefined;
-    for (const candidate of candidates) {
-      const outcome = await this.produceOne(signal, candidate, now);
-      if (outcome === 'produced') produced++;
-      if (outcome === 'cap' || outcome === 'credits' || outcome === 'inactive') {
-        stop = outcome;
-        break;
-      }
-    }
+    const { produced, stop } = await this.produceAll(signal, candidates, now).catch((err) => {
+      if (err instanceof CreditsExhausted) return { produced: 0, stop: 'credits' as const };
+      throw err;
+    });
     if (stop === 'credits') await this.markCreditsExhausted(signalId, now);
     else if (produced > 0 && signal.creditsExhaustedAt) await this.db.query(`UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
 
@@ -74,67 +68,91 @@ export class LeadProduction {
     };
   }
 
-  private async produceOne(signal: Signal, candidate: Candidate, now: Date): Promise<LeadOutcome> {
+  /**
+   * The batch's leads in one transaction: the lead rows (unique per signal, event and subject),
+   * their charges in the ledger and the signal's counters commit together or not at all. The
+   * signal's and the account's rows are locked first, so the day's count and the balance
+   * decide how many of the candidates, oldest first, become leads; the rest wait.
+   */
+  private async produceAll(signal: Signal, candidates: Candidate[], now: Date): Promise<{ produced: number; stop?: StopReason }> {
+    if (candidates.length === 0) return { produced: 0 };
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
       const [locked] = await tx.query(
         `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit FROM signals WHERE id = $1 FOR UPDATE`,
         [signal.id],
       );
-      if (!locked || locked.deleted_at || locked.status !== 'active') return 'inactive';
+      if (!locked || locked.deleted_at || locked.status !== 'active') return { produced: 0, stop: 'inactive' as const };
       const today = this.clock.utcDay(now);
       const leadsToday = locked.leads_day === today ? locked.leads_today : 0;
-      if (leadsToday >= locked.daily_lead_limit) return 'cap';
-      if (await this.isRepeatedSubject(tx, signal, candidate.subject_key, now)) return 'skipped';
-
-      const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);
-      const payload = buildLeadPayload(
-        leadId,
-        now,
-        { id: signal.id, name: signal.name, signalTypeId: signal.signalTypeId, getPhones: Boolean((signal.config as StoredWatchlistConfig).getPhones) },
-        candidate,
-      );
-      const inserted = await tx.query(
-        `INSERT INTO leads (id, signal_id, account_id, event_id, subject_key, payload, email_status, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT DO NOTHING RETURNING id`,
-        [leadId, signal.id, signal.accountId, candidate.event_id, candidate.subject_key, JSON.stringify(payload),
-          (signal.config as { getEmails?: boolean }).getEmails && candidate.person_id ? 'pending' : 'not_requested', now],
-      );
-      if (inserted.length === 0) return 'skipped';
-      const charge = await this.credits.charge(tx, {
-        accountId: signal.accountId,
-        credits: signalType(signal.signalTypeId).creditsPerLead,
-        operation: 'lead',
-        idempotencyKey: `lead:${leadId}`,
-        signalId: signal.id,
-        leadId,
-      });
-      if (charge === 'insufficient') {
-        // Throwing rolls back the lead row too: an unpaid lead does not exist.
-        throw new CreditsExhausted();
+      let stop: StopReason | undefined;
+      let chosen = await this.withoutRepeatedSubjects(tx, signal, candidates, now);
+      if (chosen.length > locked.daily_lead_limit - leadsToday) {
+        chosen = chosen.slice(0, Math.max(0, locked.daily_lead_limit - leadsToday));
+        stop = 'cap';
       }
-      await tx.query(
-        `UPDATE signals SET leads_today = $2, leads_day = $3, leads_total = leads_total + 1, last_lead_at = $4 WHERE id = $1`,
-        [signal.id, leadsToday + 1, today, now],
+      const price = signalType(signal.signalTypeId).creditsPerLead;
+      const balance = await this.credits.lockedBalance(tx, signal.accountId);
+      const affordable = Math.floor(balance / price + 1e-9);
+      if (chosen.length > affordable) {
+        chosen = chosen.slice(0, affordable);
+        stop = 'credits';
+      }
+      if (chosen.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
+
+      const getEmails = Boolean((signal.config as { getEmails?: boolean }).getEmails);
+      const leadInfo = { id: signal.id, name: signal.name, signalTypeId: signal.signalTypeId, getPhones: Boolean((signal.config as StoredWatchlistConfig).getPhones) };
+      const rows = chosen.map((candidate) => {
+        const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);
+        return { leadId, candidate, payload: JSON.stringify(buildLeadPayload(leadId, now, leadInfo, candidate)) };
+      });
+      const inserted: { id: string }[] = await tx.query(
+        `INSERT INTO leads (id, signal_id, account_id, event_id, subject_key, payload, email_status, created_at)
+         SELECT l.id, $1, $2, l.event_id, l.subject_key, l.payload::json, l.email_status, $3
+         FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[]) AS l(id, event_id, subject_key, payload, email_status)
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [
+          signal.id,
+          signal.accountId,
+          now,
+          rows.map((r) => r.leadId),
+          rows.map((r) => r.candidate.event_id),
+          rows.map((r) => r.candidate.subject_key),
+          rows.map((r) => r.payload),
+          rows.map((r) => (getEmails && r.candidate.person_id ? 'pending' : 'not_requested')),
+        ],
       );
-      return 'produced';
-    }).catch((err) => {
-      if (err instanceof CreditsExhausted) return 'credits' as const;
-      throw err;
+      if (inserted.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
+      const charge = await this.credits.chargeAll(
+        tx,
+        signal.accountId,
+        inserted.map(({ id }) => ({ credits: price, operation: 'lead', idempotencyKey: `lead:${id}`, signalId: signal.id, leadId: id })),
+      );
+      // Throwing rolls back the lead rows too: an unpaid lead does not exist.
+      if (charge === 'insufficient') throw new CreditsExhausted();
+      await tx.query(
+        `UPDATE signals SET leads_today = $2, leads_day = $3, leads_total = leads_total + $5, last_lead_at = $4 WHERE id = $1`,
+        [signal.id, leadsToday + inserted.length, today, now, inserted.length],
+      );
+      return { produced: inserted.length, ...(stop ? { stop } : {}) };
     });
   }
 
-  private async isRepeatedSubject(tx: EntityManager, signal: Signal, subjectKey: string, now: Date): Promise<boolean> {
+  /**
+   * Candidates whose subject has no lead inside the signal's duplicate window, and each subject
+   * once in the batch (its oldest event). The evaluation left out subjects with a lead already;
+   * this repeats the check under the signal's lock.
+   */
+  private async withoutRepeatedSubjects(tx: EntityManager, signal: Signal, candidates: Candidate[], now: Date): Promise<Candidate[]> {
     const days = duplicateWindowDays(signal.duplicateHandling);
-    if (days === 0) return false;
+    if (days === 0) return candidates;
     const since = Number.isFinite(days) ? new Date(now.getTime() - days * 86_400_000) : new Date(0);
-    const rows = await tx.query(`SELECT 1 FROM leads WHERE signal_id = $1 AND subject_key = $2 AND created_at > $3 LIMIT 1`, [
-      signal.id,
-      subjectKey,
-      since,
-    ]);
-    return rows.length > 0;
+    const repeated: { subject_key: string }[] = await tx.query(
+      `SELECT DISTINCT subject_key FROM leads WHERE signal_id = $1 AND subject_key = ANY($2::text[]) AND created_at > $3`,
+      [signal.id, candidates.map((c) => c.subject_key), since],
+    );
+    const seen = new Set(repeated.map((r) => r.subject_key));
+    return candidates.filter((candidate) => !seen.has(candidate.subject_key) && Boolean(seen.add(candidate.subject_key)));
   }
 
   private async markCreditsExhausted(signalId: string, now: Date): Promise<void> {
