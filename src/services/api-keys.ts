@@ -75,6 +75,11 @@ export class ApiKeys {
     return { webhookSecret };
   }
 
+  /** A sealed webhook secret read along with other rows, opened; null stays null (no key, or revoked). */
+  openWebhookSecret(sealed: string | null): string | null {
+    return sealed === null ? null : this.secrets.open(sealed);
+  }
+
   /** The current secret that signs deliveries of signals linked to this key; null once revoked. */
   async webhookSecret(keyId: string): Promise<string | null> {
     const row = await this.db.getRepository(ApiKey).findOneBy({ id: keyId, revokedAt: IsNull() });

@@ -152,7 +152,7 @@ describe('the per-endpoint send-rate note', () => {
 
   test('an endpoint never throttled goes at once and has no note', async () => {
     const o = origin();
-    await expect(rates().claimSlot(o, 0)).resolves.toEqual({ waitMs: 0 });
+    await expect(rates().claimSlot(o, 0)).resolves.toEqual({ waitMs: 0, paced: false });
     await rates().recordSuccess(o);
     expect(await rates().state(o)).toBeNull();
   });
@@ -184,6 +184,7 @@ describe('the per-endpoint send-rate note', () => {
     const twoAt = Date.now();
     const two = await rates().claimSlot(o, 5000);
     expect('waitMs' in one && one.waitMs).toBeGreaterThan(800);
+    expect(one).toMatchObject({ paced: true });
     const slotOf = (at: number, claim: { waitMs: number } | { deferMs: number }) => at + ('waitMs' in claim ? claim.waitMs : Number.NaN);
     // Each wait counts from its own claim; the slots themselves are the spacing apart.
     expect(Math.abs(slotOf(twoAt, two) - slotOf(oneAt, one) - 500)).toBeLessThan(50);
@@ -198,7 +199,8 @@ describe('the per-endpoint send-rate note', () => {
     await setNote(o, `min_interval_ms = 60`);
     await rates().recordSuccess(o);
     expect((await rates().state(o))?.minIntervalMs).toBe(0);
-    await expect(rates().claimSlot(o, 0)).resolves.toEqual({ waitMs: 0 });
+    // Back to full speed: a slot at once, and no spacing left for successes to shrink.
+    await expect(rates().claimSlot(o, 0)).resolves.toEqual({ waitMs: 0, paced: false });
   });
 
   test('the endpoint is the URL origin', () => {

@@ -135,24 +135,26 @@ export class Deliveries {
    * `backoffMs` is the caller's expected wait before the next try, shown as `nextAttemptAt`.
    */
   async attempt(deliveryId: string, options: { backoffMs?: number } = {}): Promise<AttemptOutcome> {
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    // One round trip: the attempt is counted, and the stored payload and the signing secret
+    // (the linked key's, while not revoked) come back with it. TypeORM answers an
+    // UPDATE … RETURNING with [rows, affected].
     const [[delivery]] = await this.db.query(
-      `UPDATE deliveries SET attempts = attempts + 1, updated_at = now() WHERE id = $1 AND status = 'pending'
-       RETURNING id, lead_id, signal_id, account_id, route, target, integration_id, attempts, kind`,
+      `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now() WHERE d.id = $1 AND d.status = 'pending'
+       RETURNING d.id, d.lead_id, d.signal_id, d.account_id, d.route, d.target, d.integration_id, d.attempts, d.kind,
+         (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
+         (SELECT k.webhook_secret_encrypted FROM signals s JOIN api_keys k ON k.id = s.api_key_id AND k.revoked_at IS NULL
+          WHERE s.id = d.signal_id) AS sealed_secret`,
       [deliveryId],
     );
     if (!delivery) {
       const [row] = await this.db.query(`SELECT status FROM deliveries WHERE id = $1`, [deliveryId]);
       return { outcome: 'settled', status: (row?.status ?? 'cancelled') as DeliveryStatus };
     }
-    const [source] = await this.db.query(
-      `SELECT l.payload::text AS payload, s.api_key_id FROM leads l JOIN signals s ON s.id = l.signal_id WHERE l.id = $1`,
-      [delivery.lead_id],
-    );
-    if (!source) {
+    if (delivery.payload === null) {
       await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
       return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
     }
+    const source = { payload: delivery.payload as string, secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret) };
     const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
     if (sent.outcome === 'ok') {
       await this.settle(deliveryId, 'delivered', sent.statusCode, null);
@@ -248,8 +250,8 @@ export class Deliveries {
     return { success: sent.outcome === 'ok', statusCode: sent.statusCode, payloadSent, signed: secret !== null };
   }
 
-  private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; api_key_id: string | null }) {
-    const secret = source.api_key_id ? await this.apiKeys.webhookSecret(source.api_key_id) : null;
+  private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; secret: string | null }) {
+    const { secret } = source;
     // A replay sends the stored lead with `signal.is_replay` added; every other send, the stored bytes as is.
     const body = delivery.kind === 'replay' ? replayBody(source.payload) : source.payload;
     return this.sender.send({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret });

@@ -39,25 +39,28 @@ export class EndpointRates {
 
   /**
    * Claims the endpoint's next send slot when it is at most `maxWaitMs` away and answers how
-   * long to wait for it; when it is further away, claims nothing and answers `deferMs`, so the
-   * caller can come back later instead of holding a worker slot.
+   * long to wait for it (and whether the endpoint is paced at all); when it is further away,
+   * claims nothing and answers `deferMs`, so the caller can come back later instead of holding
+   * a worker slot. One round trip: the reads below see the row as it was before the claim.
    */
-  async claimSlot(origin: string, maxWaitMs: number): Promise<{ waitMs: number } | { deferMs: number }> {
+  async claimSlot(origin: string, maxWaitMs: number): Promise<{ waitMs: number; paced: boolean } | { deferMs: number }> {
     // greatest() skips nulls. The claimed slot is the new next_send_at minus the spacing.
-    const [claimed] = await this.db.query(
-      `UPDATE webhook_endpoints
-       SET next_send_at = greatest(now(), throttled_until, next_send_at) + make_interval(secs => min_interval_ms / 1000.0), updated_at = now()
-       WHERE origin = $1 AND greatest(now(), throttled_until, next_send_at) <= now() + make_interval(secs => $2::int / 1000.0)
-       RETURNING greatest(0, ceil(extract(epoch FROM next_send_at - make_interval(secs => min_interval_ms / 1000.0) - now()) * 1000))::int AS wait_ms`,
+    const [slot] = await this.db.query(
+      `WITH claimed AS (
+         UPDATE webhook_endpoints
+         SET next_send_at = greatest(now(), throttled_until, next_send_at) + make_interval(secs => min_interval_ms / 1000.0), updated_at = now()
+         WHERE origin = $1 AND greatest(now(), throttled_until, next_send_at) <= now() + make_interval(secs => $2::int / 1000.0)
+         RETURNING greatest(0, ceil(extract(epoch FROM next_send_at - make_interval(secs => min_interval_ms / 1000.0) - now()) * 1000))::int AS wait_ms,
+           min_interval_ms
+       )
+       SELECT (SELECT wait_ms FROM claimed) AS wait_ms, (SELECT min_interval_ms FROM claimed) AS min_interval_ms,
+         (SELECT greatest(1, ceil(extract(epoch FROM greatest(now(), throttled_until, next_send_at) - now()) * 1000))::int
+          FROM webhook_endpoints WHERE origin = $1) AS defer_ms`,
       [origin, maxWaitMs],
     );
-    if (claimed.length > 0) return { waitMs: claimed[0].wait_ms };
-    const [row] = await this.db.query(
-      `SELECT greatest(1, ceil(extract(epoch FROM greatest(now(), throttled_until, next_send_at) - now()) * 1000))::int AS wait_ms
-       FROM webhook_endpoints WHERE origin = $1`,
-      [origin],
-    );
-    return row ? { deferMs: row.wait_ms } : { waitMs: 0 };
+    if (slot.wait_ms !== null) return { waitMs: slot.wait_ms, paced: slot.min_interval_ms > 0 };
+    // No row: an endpoint that never answered 429 sends at once.
+    return slot.defer_ms === null ? { waitMs: 0, paced: false } : { deferMs: slot.defer_ms };
   }
 
   /**
@@ -132,9 +135,11 @@ export class DeliveryPacing {
     readonly rates: EndpointRates,
   ) {}
 
-  async attempt(deliveryId: string, options: PacingOptions): Promise<PacedOutcome> {
-    const [row] = await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
-    const origin = row?.status === 'pending' && row.route === 'webhook' ? endpointOf(row.target) : null;
+  /** `known`: the delivery's route and target when the caller has them (a batch), saving a read. */
+  async attempt(deliveryId: string, options: PacingOptions, known?: { route: string; target: string }): Promise<PacedOutcome> {
+    const row = known ?? (await this.db.query(`SELECT route, target FROM deliveries WHERE id = $1 AND status = 'pending'`, [deliveryId]))[0];
+    const origin = row?.route === 'webhook' ? endpointOf(row.target) : null;
+    let paced = false;
     if (origin) {
       const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
       if ('deferMs' in slot) {
@@ -145,10 +150,12 @@ export class DeliveryPacing {
         );
         return { outcome: 'deferred', waitMs: slot.deferMs };
       }
+      paced = slot.paced;
       if (slot.waitMs > 0) await options.wait(slot.waitMs);
     }
     const result = await this.deliveries.attempt(deliveryId, options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {});
-    if (origin && result.outcome === 'delivered') await this.rates.recordSuccess(origin);
+    // Only a paced endpoint has a spacing for a success to shrink.
+    if (origin && paced && result.outcome === 'delivered') await this.rates.recordSuccess(origin);
     if (origin && result.outcome === 'retry' && result.statusCode === 429) {
       await this.rates.recordThrottled(origin, result.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
     }

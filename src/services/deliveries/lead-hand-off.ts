@@ -63,7 +63,7 @@ export class LeadHandOff {
 
     const planned = await this.deliveries.createForLeads(leadIds);
     const outcomes = await inTurns(planned, FIRST_ATTEMPTS_AT_ONCE, (delivery) =>
-      this.pacing.attempt(delivery.deliveryId, { backoffMs: options.retryInitialMs, maxWaitMs: HAND_OFF_WAIT_IN_PLACE_MS, wait: options.wait }),
+      this.pacing.attempt(delivery.deliveryId, { backoffMs: options.retryInitialMs, maxWaitMs: HAND_OFF_WAIT_IN_PLACE_MS, wait: options.wait }, delivery),
     );
     planned.forEach((delivery, i) => {
       const retryInMs = retryDelayOf(outcomes[i], options.retryInitialMs);

@@ -23,6 +23,7 @@ export type SendResult =
   | { outcome: 'permanent'; statusCode: number | null; error: string; durationMs: number };
 
 const USER_AGENT = 'intent-leads-webhooks/1';
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000, maxFreeSockets: 32 } as const;
 
 /** A target refused for its address or form: retrying cannot change it. */
 class RefusedTarget extends Error {}
@@ -39,11 +40,14 @@ const isAddressRefusal = (err: Error) => /is not allowed\. Because/.test(err.mes
  * inward either.
  */
 export class WebhookSender {
-  // No keep-alive: receivers are many and rarely hit twice in a row; an idle pool would only hold sockets.
-  private readonly agents = { http: new http.Agent({ keepAlive: false }), https: new https.Agent({ keepAlive: false }) };
+  // Keep-alive: a batch's hand-off sends its leads to one receiver back to back, and a new TCP
+  // (and TLS) connection per lead would cost more than the send. Idle sockets close within a
+  // few seconds, before a receiver's usual keep-alive time-out (Node's is 5 s). The guarded
+  // agent checks the address when a socket is made, so a reused one was checked already.
+  private readonly agents = { http: new http.Agent(KEEP_ALIVE), https: new https.Agent(KEEP_ALIVE) };
   private readonly guardedAgents = {
-    http: new RequestFilteringHttpAgent({ keepAlive: false, allowPrivateIPAddress: false, allowMetaIPAddress: false }),
-    https: new RequestFilteringHttpsAgent({ keepAlive: false, allowPrivateIPAddress: false, allowMetaIPAddress: false }),
+    http: new RequestFilteringHttpAgent({ ...KEEP_ALIVE, allowPrivateIPAddress: false, allowMetaIPAddress: false }),
+    https: new RequestFilteringHttpsAgent({ ...KEEP_ALIVE, allowPrivateIPAddress: false, allowMetaIPAddress: false }),
   };
 
   constructor(

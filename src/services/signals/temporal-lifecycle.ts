@@ -127,7 +127,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
         { key: SignalTypeKey, value: signal.signalTypeId },
       ],
       staticSummary: `Signal "${signal.name.slice(0, 120)}" (${signal.signalTypeId})`,
-      staticDetails: `Signal \`${signal.id}\` of account \`${signal.accountId}\`: evaluates every ${this.config.SIGNAL_EVALUATION_INTERVAL / 1000}s, produces leads and starts one lead workflow per lead.`,
+      staticDetails: `Signal \`${signal.id}\` of account \`${signal.accountId}\`: evaluates every ${this.config.SIGNAL_EVALUATION_INTERVAL / 1000}s, produces leads in batches and hands each batch to its routes (a delivery workflow only for a delivery that needs retrying).`,
     };
   }
 
