@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { EventEmitter } from 'node:events';
 import { DataSource } from 'typeorm';
 import { Account } from './entities/account';
 import { ApiKey } from './entities/api-key';
@@ -35,7 +36,20 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
 export async function openDatabase(url: string, poolSize?: number): Promise<DataSource> {
   const dataSource = createDataSource(url, poolSize);
   await dataSource.initialize();
+  keepConnectionErrorsHandled(dataSource);
   return dataSource;
+}
+
+/**
+ * When PostgreSQL goes away (restart, failover) it tells every connection at once. pg-pool
+ * listens on idle clients and TypeORM on clients running its queries, but a client passing
+ * between the two has no listener for that instant, and an unheard 'error' would end the
+ * process. Every client gets a listener of its own; the error still reaches whoever uses the
+ * client, through the failed query, and the pool drops the dead client.
+ */
+function keepConnectionErrorsHandled(dataSource: DataSource): void {
+  const pool = (dataSource.driver as unknown as { master?: EventEmitter }).master;
+  pool?.on('connect', (client: EventEmitter) => client.on('error', () => undefined));
 }
 
 export async function migrate(url: string): Promise<void> {
