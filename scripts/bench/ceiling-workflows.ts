@@ -1,8 +1,9 @@
 /**
- * Ceiling (b) of the pipeline: the least work Temporal can do per lead in the pipeline's shape.
- * A parent hands children off in batches, abandoned and started all at once like the signal
- * workflow's hand-off (same batch size, same continue-as-new every 500 children), and each
- * child runs one activity that does nothing. Bundled by the bench's own worker only.
+ * Ceiling (b) of the pipeline: the least work Temporal can do per workflow execution, in the
+ * shape the pipeline once had per lead. A parent starts children in batches, abandoned and all
+ * at once (batches of 100, continue-as-new every 500 children), and each child runs one
+ * activity that does nothing. The bench turns its executions/s into leads/s with the workflow
+ * executions the pipeline was counted to spend per lead. Bundled by the bench's own worker only.
  */
 import { ParentClosePolicy, continueAsNew, proxyActivities, startChild } from '@temporalio/workflow';
 

@@ -2,7 +2,9 @@
  * End to end: N job changes ingested for an active job-changes signal whose webhook is a
  * verifying receiver on 127.0.0.1, then one evaluate request; every lead must arrive. Beside
  * it, in the same run, the two ceilings: (a) the same payloads signed and POSTed straight to
- * the same receiver, (b) Temporal running the pipeline's workflow shape with nothing in it.
+ * the same receiver, (b) the rate at which the same Temporal server and a worker run a minimal
+ * parent → child workflow → one activity, divided by the workflow executions the pipeline
+ * spent per lead, counted in Temporal's visibility after the run (not derived from the code).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -19,15 +21,18 @@ import { cpuReading } from './cpu';
 import { percentile } from './stats';
 
 /**
- * Workflow executions the pipeline spends per lead of a webhook-only signal, counted from the
- * code: one `leadWorkflow` (signal.ts starts one per lead), one `deliveryWorkflow` per route
- * (lead.ts; the webhook is the only route here), and the signal workflow's share: one run
- * hands off at most CHILDREN_PER_RUN = 500 leads before it continues as new.
+ * The executions per lead that records made before the count was measured used, derived from
+ * the code of the time (a lead workflow and a delivery workflow per lead, plus the signal
+ * workflow's run per 500 leads). Only for rendering those records; new runs count (below).
  */
-export const EXECUTIONS_PER_LEAD = 1 + 1 + 1 / 500;
-/** The signal workflow's hand-off: leads produced per batch (produceBatch's default size). */
+export const CONSTANT_EXECUTIONS_PER_LEAD_BEFORE_MEASURING = 1 + 1 + 1 / 500;
+/** Ceiling (b)'s parent: children started per batch (the signal workflow's production batch, 100). */
 const HAND_OFF_BATCH = 100;
+/** Ceiling (b)'s parent: children per run before it continues as new (the signal workflow's CHILDREN_PER_RUN). */
 const CHILDREN_PER_RUN = 500;
+/** Visibility may lag the workflows a little: the count is read until it holds still this long. */
+const EXECUTION_COUNT_STABLE_MS = 2_000;
+const EXECUTION_COUNT_TIMEOUT_MS = 30_000;
 /** The deliveries worker's activity slots (the SDK default, 100): the direct sender's concurrency. */
 const DIRECT_SEND_CONCURRENCY = 100;
 const INGEST_CHUNK_LINES = 5_000;
@@ -60,20 +65,55 @@ export interface PipelineRun {
   leadsPerSecond: number;
   /** Per lead: evaluate request → the receiver has it. */
   latency: Distribution;
+  /**
+   * Per lead: its production batch began (leads.created_at, the batch's evaluation time) → the
+   * receiver has it. The p99 target is judged on this. Absent in records made before it was measured.
+   */
+  evaluated?: Distribution;
   /** Per lead, from the database: evaluate request → its production batch began (leads.created_at). */
   produced: Distribution;
-  /** Evaluate request → its lead workflow was started and the lead marked handed off. */
+  /**
+   * Evaluate request → the lead was marked handed off (leads.handed_off_at): since the batched
+   * hand-off, after its batch's first delivery attempts were made. In records made before, after
+   * its lead workflow was started.
+   */
   handedOff: Distribution;
+  /**
+   * Workflow executions the run spent, counted in Temporal's visibility (every execution with the
+   * signal's SignalId search attribute). Absent in records made before it was measured.
+   */
+  executions?: ExecutionCount;
+  /** executions.total ÷ the leads the signal produced (N in a complete run). Ceiling (b) divides by it. */
+  executionsPerLead?: number;
   /** CPU seconds per process (and the whole machine) from the evaluate request to the last lead. */
   cpu: Record<string, number>;
   direct: { elapsedMs: number; leadsPerSecond: number; failed: number };
   temporal: TemporalCeiling;
 }
 
+export interface ExecutionCount {
+  /** Every execution (each run of a continued-as-new workflow counts) with SignalId = the run's signal. */
+  total: number;
+  /** signalWorkflow runs: the one started at activation and any continued as new. */
+  signal: number;
+  /** deliveryWorkflow executions: deliveries whose first attempt (in the hand-off) did not settle them. */
+  delivery: number;
+  /** leadWorkflow executions: none since the batched hand-off. */
+  lead: number;
+  /** False when visibility had not held still by the time-out: the count may be low. */
+  stable: boolean;
+  /** Why visibility could not be read (the counts are then NaN, and so is ceiling (b)). */
+  error?: string;
+}
+
 export interface TemporalCeiling {
   elapsedMs: number;
+  /** Executions of the minimal workflows (children plus the parent's runs) per second. */
   executionsPerSecond: number;
+  /** executionsPerSecond ÷ the pipeline's executions per lead (measured; in older records, 2.002). */
   leadsPerSecond: number;
+  /** Executions the ceiling ran: children plus the parent's runs. Absent in older records. */
+  executions?: number;
   complete: boolean;
   cpu: Record<string, number>;
 }
@@ -239,32 +279,53 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
     }
   }
   const cpuUsed = cpu.since();
-  const latencies = [...receiver.arrivals.values()].map((at) => at - t0);
+  // What arrived by now is the run's; the drain below may add leads that are not in its numbers.
+  const arrived = new Map(receiver.arrivals);
+  const latencies = [...arrived.values()].map((at) => at - t0);
   const elapsedMs = latencies.length ? Math.max(...latencies) : NaN;
-  const received = receiver.arrivals.size;
+  const received = arrived.size;
   log(`  ${received}/${n} leads received, last after ${(elapsedMs / 1000).toFixed(1)} s${complete ? '' : ' (INCOMPLETE)'}`);
 
   // Nothing of this run may still be in flight while the ceilings are measured: production
   // stops (pause) and every lead produced so far is waited for.
   await call(`${stack.apiUrl}/api/v1/signals/${signal.id}/pause`, { token: account.apiKey, method: 'POST' });
   if (!complete) await drain(ctx, signal.id, DRAIN_TIMEOUT_MS);
+  // The hand-off in progress starts the workflows of its unsettled deliveries before the signal
+  // workflow counts the evaluation as done: wait for that, then count.
+  await waitForIdleSignal(stack, signal.id, 2, 30_000).catch((err: Error) => log(`  WARNING: ${err.message}; the execution count may miss some`));
+  const executions = await countExecutions(stack, signal.id).catch((err: Error): ExecutionCount => {
+    log(`  WARNING: could not count the workflow executions in Temporal's visibility: ${err.message}`);
+    return { total: NaN, signal: NaN, delivery: NaN, lead: NaN, stable: false, error: err.message };
+  });
 
-  const stages = await db.query<{ produced: number; handed_off: number | null }>(
-    `SELECT extract(epoch FROM created_at) * 1000 - $2 AS produced, extract(epoch FROM handed_off_at) * 1000 - $2 AS handed_off
+  const stages = await db.query<{ id: string; produced: number; handed_off: number | null }>(
+    `SELECT id, extract(epoch FROM created_at) * 1000 - $2 AS produced, extract(epoch FROM handed_off_at) * 1000 - $2 AS handed_off
      FROM leads WHERE signal_id = $1`,
     [signal.id, t0Wall],
   );
   const produced = stages.rows.map((r) => Number(r.produced));
   const handedOff = stages.rows.filter((r) => r.handed_off !== null).map((r) => Number(r.handed_off));
+  // Per lead, by the lead id the receiver read from the verified body: batch evaluated → received.
+  const evaluated = stages.rows.filter((r) => arrived.has(r.id)).map((r) => arrived.get(r.id)! - t0 - Number(r.produced));
+  const executionsPerLead = stages.rows.length > 0 ? executions.total / stages.rows.length : NaN;
+  log(
+    `  workflow executions: ${executions.total} (${executions.signal} signal runs, ${executions.delivery} delivery, ${executions.lead} lead` +
+      `${executions.stable ? '' : '; visibility still moving'}) for ${stages.rows.length} leads = ${executionsPerLead.toPrecision(3)} per lead`,
+  );
+  if (evaluated.length < received) log(`  WARNING: only ${evaluated.length} of ${received} arrivals matched a lead of the signal by contact.lead_id`);
 
   // Ceiling (a): the very payloads the receiver just got, straight from the database.
   const payloads = await db.query<{ payload: string }>(`SELECT payload::text AS payload FROM leads WHERE signal_id = $1`, [signal.id]);
   const direct = await directSend(ctx, payloads.rows.map((r) => r.payload), account.webhookSecret);
   log(`  ceiling (a) direct: ${payloads.rows.length} signed POSTs in ${(direct.elapsedMs / 1000).toFixed(2)} s`);
 
-  // Ceiling (b): Temporal with the same number of children.
-  const temporal = await ceilingWorker.run(n, timeoutMs);
-  log(`  ceiling (b) Temporal: ${n} children in ${(temporal.elapsedMs / 1000).toFixed(1)} s`);
+  // Ceiling (b): Temporal with the same number of children, in leads at the executions per lead just counted.
+  const ceiling = await ceilingWorker.run(n, timeoutMs);
+  const temporal: TemporalCeiling = { ...ceiling, leadsPerSecond: ceiling.executionsPerSecond / executionsPerLead };
+  log(
+    `  ceiling (b) Temporal: ${n} children in ${(temporal.elapsedMs / 1000).toFixed(1)} s = ${temporal.executionsPerSecond.toFixed(1)} executions/s` +
+      ` ÷ ${executionsPerLead.toPrecision(3)} executions per lead = ${temporal.leadsPerSecond.toFixed(0)} leads/s`,
+  );
 
   return {
     n,
@@ -276,12 +337,41 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
     elapsedMs,
     leadsPerSecond: (received / elapsedMs) * 1000,
     latency: distribution(latencies),
+    evaluated: distribution(evaluated),
     produced: distribution(produced),
     handedOff: distribution(handedOff),
+    executions,
+    executionsPerLead,
     cpu: cpuUsed,
     direct: { ...direct, leadsPerSecond: (direct.sent / direct.elapsedMs) * 1000 },
     temporal,
   };
+}
+
+/**
+ * The workflow executions of the signal, from Temporal's visibility: read every second until two
+ * readings EXECUTION_COUNT_STABLE_MS apart agree (the dev server's visibility may lag a second).
+ */
+async function countExecutions(stack: BenchStack, signalId: string): Promise<ExecutionCount> {
+  const client = stack.temporal!;
+  const count = async (type?: string) =>
+    (await client.workflow.count(`SignalId = '${signalId}'${type ? ` AND WorkflowType = '${type}'` : ''}`)).count;
+  const read = async () => {
+    const [total, signal, delivery, lead] = await Promise.all([count(), count('signalWorkflow'), count('deliveryWorkflow'), count('leadWorkflow')]);
+    return { total, signal, delivery, lead };
+  };
+  const started = Date.now();
+  let last = await read();
+  let lastChanged = started;
+  for (;;) {
+    await sleep(1000);
+    const next = await read();
+    if (next.total !== last.total || next.signal !== last.signal || next.delivery !== last.delivery || next.lead !== last.lead) lastChanged = Date.now();
+    last = next;
+    // The signal's own workflow is always there; a count without it has not caught up yet.
+    const settled = last.signal > 0 && Date.now() - lastChanged >= EXECUTION_COUNT_STABLE_MS;
+    if (settled || Date.now() - started > EXECUTION_COUNT_TIMEOUT_MS) return { ...last, stable: settled };
+  }
 }
 
 /** Waits until every lead the signal produced has reached the receiver (or the time is up, which is logged). */
@@ -321,7 +411,8 @@ async function directSend(ctx: PipelineContext, payloads: string[], secret: stri
 
 /** Ceiling (b)'s worker process and how to time one run of the minimal workflows. */
 export interface CeilingWorker {
-  run(children: number, timeoutMs: number): Promise<TemporalCeiling>;
+  /** Times `children` minimal children; the caller turns executions/s into leads/s. */
+  run(children: number, timeoutMs: number): Promise<Omit<TemporalCeiling, 'leadsPerSecond'>>;
   stop(): Promise<void>;
 }
 
@@ -367,9 +458,10 @@ export async function startCeilingWorker(stack: BenchStack): Promise<CeilingWork
       const lastAt = await finished;
       const cpuUsed = cpu.since();
       const elapsedMs = (lastAt ?? Date.now()) - started;
-      // Children plus the parent's runs (one per 500 children), as the pipeline's count has the signal's share.
-      const executionsPerSecond = ((children + Math.ceil(children / CHILDREN_PER_RUN)) / elapsedMs) * 1000;
-      return { elapsedMs, executionsPerSecond, leadsPerSecond: executionsPerSecond / EXECUTIONS_PER_LEAD, complete: lastAt !== undefined, cpu: cpuUsed };
+      // Children plus the parent's runs (one per 500 children), as the pipeline's count has the signal workflow's runs.
+      const executions = children + Math.ceil(children / CHILDREN_PER_RUN);
+      const executionsPerSecond = (executions / elapsedMs) * 1000;
+      return { elapsedMs, executionsPerSecond, executions, complete: lastAt !== undefined, cpu: cpuUsed };
     },
     stop: helper.stop,
   };
