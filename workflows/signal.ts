@@ -99,13 +99,17 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
     if (wake) {
       wake = false;
       state.evaluating = true;
-      let batch;
-      do {
-        batch = await produceLeads(input.signalId);
-        if (batch.state === 'deleted') return;
-        childrenThisRun += await handOff(batch.pendingLeadIds);
-        if (mustContinueAsNew()) break;
-      } while ((batch.more || batch.pendingLeadIds.length > 0) && !state.deleted && !state.paused);
+      if (patched('hand-off-overlapped')) {
+        if ((await produceAndHandOff()) === 'deleted') return;
+      } else {
+        let batch;
+        do {
+          batch = await produceLeads(input.signalId);
+          if (batch.state === 'deleted') return;
+          childrenThisRun += await handOff(batch.pendingLeadIds);
+          if (mustContinueAsNew()) break;
+        } while ((batch.more || batch.pendingLeadIds.length > 0) && !state.deleted && !state.paused);
+      }
       state.evaluating = false;
       state.evaluations++;
       state.lastEvaluatedAt = new Date().toISOString();
@@ -125,6 +129,25 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
     // Paused: wait for a message only. Active: also wake when the interval passes.
     if (state.paused) await condition(() => wake || state.deleted);
     else await condition(() => wake || state.deleted, input.evaluationIntervalMs).then((woken) => void (woken || (wake = true)));
+  }
+
+  /**
+   * One evaluation's batches, each produced while the one before is being handed off, so that
+   * PostgreSQL, the worker and the receiver work side by side. One hand-off at a time, in
+   * production order; a lead still being handed off is not handed off again by the next.
+   */
+  async function produceAndHandOff(): Promise<'deleted' | 'done'> {
+    let handing: { leadIds: Set<string>; children: Promise<number> } | undefined;
+    for (;;) {
+      const batch = await produceLeads(input.signalId);
+      if (batch.state === 'deleted') return 'deleted';
+      const leadIds = batch.pendingLeadIds.filter((id) => !handing?.leadIds.has(id));
+      if (handing) childrenThisRun += await handing.children;
+      handing = leadIds.length > 0 ? { leadIds: new Set(leadIds), children: handOff(leadIds) } : undefined;
+      if (!(batch.more || leadIds.length > 0) || state.deleted || state.paused || mustContinueAsNew()) break;
+    }
+    if (handing) childrenThisRun += await handing.children;
+    return 'done';
   }
 
   /** Hands the batch's leads to their routes; answers the child workflows it started. */
