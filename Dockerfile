@@ -15,10 +15,8 @@ COPY worker worker
 COPY workflows workflows
 COPY activities activities
 COPY scripts scripts
+# Compiles, then bundles the workflows into dist/workflow-bundle.js, which the worker loads.
 RUN npm run build
-# Bundled once here instead of by webpack at every worker start (WORKFLOW_BUNDLE_PATH).
-RUN node -e "require('@temporalio/worker').bundleWorkflowCode({ workflowsPath: require.resolve('./dist/workflows') }) \
-      .then(({ code }) => require('node:fs').writeFileSync('dist/workflow-bundle.js', code))"
 RUN npm prune --omit=dev
 
 FROM node:20-slim

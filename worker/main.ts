@@ -5,6 +5,7 @@ import { connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
 import { warmUpLocations } from '../src/catalogue/locations';
 import { createWorker } from './worker';
+import { workflowBundlePath } from './workflow-bundle';
 import { startDemoFeed } from '../src/providers/data/demo-provider';
 
 async function main(): Promise<void> {
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deliveryTaskQueue: deliveryTaskQueue(config),
-    workflowBundlePath: process.env.WORKFLOW_BUNDLE_PATH,
+    workflowBundlePath: workflowBundlePath(process.env.WORKFLOW_BUNDLE_PATH),
   });
   // Worker.run installs SIGINT/SIGTERM handlers that drain in-flight tasks before resolving.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');

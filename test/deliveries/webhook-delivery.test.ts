@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { startStack, type Stack, TEST_ADMIN_TOKEN } from '../setup/stack';
 import { call, createAccount, type TestAccount } from '../setup/http';
 import { signWebhook, verifyWebhook } from '../../src/services/deliveries/webhook-signature';
@@ -101,6 +102,8 @@ test('a lead arrives signed over its exact stored bytes, and the delivery is lis
     lastStatusCode: 200,
     nextAttemptAt: null,
   });
+  // Delivered by its batch's hand-off: no workflow of its own was needed.
+  await expect(stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
   // The receiver's check refuses a body changed by one byte.
   const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Ada', 'Adb'));
   expect(
@@ -130,6 +133,8 @@ test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorde
     { attempt: 1, status_code: 500, error: 'receiver answered 500' },
     { attempt: 2, status_code: 200, error: null },
   ]);
+  // The first attempt was the hand-off's; the retry was the delivery's own workflow.
+  await expect(stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).result()).resolves.toEqual({ status: 'delivered', statusCode: 200 });
   await new Promise((res) => setTimeout(res, 500));
   expect(r.requests).toHaveLength(2);
 });
