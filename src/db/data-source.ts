@@ -16,13 +16,22 @@ import { Integrations1732240400000 } from './migrations/1732240400000-integratio
 import { Enrichment1732240500000 } from './migrations/1732240500000-enrichment';
 import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhook-endpoints';
 import { EvaluationIndexes1732240600000 } from './migrations/1732240600000-evaluation-indexes';
+import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
 export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000];
 
+/** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
+class Database extends DataSource {
+  override async destroy(): Promise<void> {
+    await closePreparedPool(this);
+    await super.destroy();
+  }
+}
+
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
 export function createDataSource(url: string, poolSize = 10): DataSource {
-  return new DataSource({
+  return new Database({
     type: 'postgres',
     url,
     entities,

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Credits } from '../credits';
+import { runPrepared, type Statement } from '../../db/prepared';
 
 export interface LeadPageQuery {
   since?: Date;
@@ -12,6 +13,34 @@ export const EMAIL_FOUND_CREDITS = 0.5;
 /** The page of a signal that has no row (callers check the signal first, so only in a race with its deletion). */
 const emptyPage = (signalId: string, query: LeadPageQuery) =>
   `{"signalId":${JSON.stringify(signalId)},"total":0,"limit":${query.limit},"offset":${query.offset},"hasMore":false,"leads":[]}`;
+
+/**
+ * The page query in its four forms, with or without `since` and an owner: $1 signal, $2 limit,
+ * $3 offset, then `since` ($4) and the owning account (last). One row per lead, newest first,
+ * each carrying the total; one row with a null lead when the page is empty; no row when the
+ * signal is unknown (or, with an owner, deleted or another account's). Rows, not one
+ * string_agg of the page: building a 35 kB value per page made PostgreSQL grow and trim its
+ * heap on every query, which cost it several times what sending the rows does; Node joins
+ * them instead (docs/performance.md).
+ */
+const pageStatements = new Map<string, Statement>();
+function pageStatement(since: boolean, owned: boolean): Statement {
+  const name = `leads-page${since ? '-since' : ''}${owned ? '-owned' : ''}`;
+  let statement = pageStatements.get(name);
+  if (!statement) {
+    const sinceSql = since ? 'AND created_at >= $4' : '';
+    const ownerSql = owned ? `AND s.account_id = $${since ? 5 : 4} AND s.deleted_at IS NULL` : '';
+    const total = since ? `(SELECT count(*)::int FROM leads WHERE signal_id = $1 ${sinceSql})` : 's.leads_total';
+    const text = `SELECT ${total} AS total, newest.payload AS lead FROM signals s LEFT JOIN LATERAL (
+         SELECT payload, created_at, id FROM leads WHERE signal_id = $1 ${sinceSql}
+         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) newest ON true
+       WHERE s.id = $1 ${ownerSql}
+       ORDER BY newest.created_at DESC, newest.id DESC`;
+    statement = { name, text, jsonAsText: true };
+    pageStatements.set(name, statement);
+  }
+  return statement;
+}
 
 /** Reading leads (free) and the per-lead extras that follow production. */
 export class Leads {
@@ -38,27 +67,23 @@ export class Leads {
   }
 
   /**
-   * One query. Without `since`, the total is the signal's `leads_total`, which production raises
-   * in the transaction that stores each lead: counting the rows instead cost a scan of all the
-   * signal's leads per page, which held a signal of 1,000,000 leads to a few pages per second
-   * (docs/performance.md). With `since`, the rows since then are counted, which a poller keeps few.
+   * One query, prepared (`runPrepared`), so PostgreSQL plans it once per connection rather
+   * than once per page. Without `since`, the total is the signal's `leads_total`, which
+   * production raises in the transaction that stores each lead and nothing lowers (leads are
+   * never deleted): counting the rows instead cost a scan of all the signal's leads per page,
+   * which held a signal of 1,000,000 leads to a few pages per second (docs/performance.md).
+   * With `since`, the rows since then are counted, which a poller keeps few.
    */
   private async readPage(signalId: string, query: LeadPageQuery, accountId?: string): Promise<string | null> {
     const args: unknown[] = [signalId, query.limit, query.offset];
-    const since = query.since ? `AND created_at >= $${args.push(query.since)}` : '';
-    const owner = accountId ? `AND s.account_id = $${args.push(accountId)} AND s.deleted_at IS NULL` : '';
-    const total = since ? `(SELECT count(*)::int FROM leads WHERE signal_id = $1 ${since})` : 's.leads_total';
-    const [row] = await this.db.query(
-      `SELECT ${total} AS total, page.count, page.leads FROM signals s CROSS JOIN LATERAL (
-         SELECT count(*)::int AS count, coalesce(string_agg(payload::text, ',' ORDER BY created_at DESC, id DESC), '') AS leads FROM (
-           SELECT payload, created_at, id FROM leads WHERE signal_id = $1 ${since}
-           ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3) newest) page
-       WHERE s.id = $1 ${owner}`,
-      args,
-    );
-    if (!row) return null;
-    const hasMore = query.offset + (row.count as number) < (row.total as number);
-    return `{"signalId":${JSON.stringify(signalId)},"total":${row.total},"limit":${query.limit},"offset":${query.offset},"hasMore":${hasMore},"leads":[${row.leads}]}`;
+    if (query.since) args.push(query.since);
+    if (accountId) args.push(accountId);
+    const rows = await runPrepared<{ total: number; lead: string | null }>(this.db, pageStatement(Boolean(query.since), Boolean(accountId)), args);
+    if (rows.length === 0) return null;
+    const leads = rows[0]!.lead === null ? [] : rows.map((row) => row.lead);
+    const total = rows[0]!.total;
+    const hasMore = query.offset + leads.length < total;
+    return `{"signalId":${JSON.stringify(signalId)},"total":${total},"limit":${query.limit},"offset":${query.offset},"hasMore":${hasMore},"leads":[${leads.join(',')}]}`;
   }
 
   async payload(leadId: string): Promise<Record<string, unknown> | null> {
