@@ -42,6 +42,8 @@ function preparedPool(db: DataSource): Pool {
     });
     // An idle connection lost (PostgreSQL restarted): the pool drops it and the next read opens another.
     pool.on('error', () => undefined);
+    // And one passing between pool and query when PostgreSQL goes away (see data-source.ts).
+    pool.on('connect', (client) => client.on('error', () => undefined));
     pools.set(db, pool);
   }
   return pool;
