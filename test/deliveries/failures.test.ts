@@ -225,3 +225,57 @@ test('the deliveries list shows a delivery deferred for its endpoint with its ne
   expect(r.requests).toHaveLength(0);
   expect((await deliveriesOf(stack, account, signalId))[0]).toMatchObject({ status: 'pending', attempts: 0 });
 });
+
+test('one hand-off batch with every kind of answer: each delivery is settled, retried or failed as if sent alone, every attempt recorded', async () => {
+  const r = await receiver();
+  const origin = endpointOf(r.url)!;
+  // By the lead's person: a 200, a 500 then 200, a 410, a 429 (Retry-After 1 s) then 200.
+  const firstAnswer: Record<string, { status: number; headers?: Record<string, string> }> = {
+    Lovelace0: { status: 200 },
+    Lovelace1: { status: 500 },
+    Lovelace2: { status: 410 },
+    Lovelace3: { status: 429, headers: { 'Retry-After': '1' } },
+  };
+  const answered = new Set<string>();
+  r.answerWith((body) => {
+    const person = body?.contact?.last_name as string;
+    if (answered.has(person)) return { status: 200 };
+    answered.add(person);
+    return firstAnswer[person];
+  });
+  const signalId = await leadsTo(stack, account, r.url, 4);
+  const items = await waitForDeliveries(
+    stack,
+    account,
+    signalId,
+    (list) => list.length === 4 && list.every((d) => d.status !== 'pending'),
+  );
+  const byPerson = new Map<string, any>();
+  for (const request of r.requests) byPerson.set(request.body.contact.last_name, request.body.contact.lead_id);
+  const deliveryOf = (person: string) => items.find((d) => d.leadId === byPerson.get(person));
+
+  expect(deliveryOf('Lovelace0')).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null });
+  expect(deliveryOf('Lovelace1')).toMatchObject({ status: 'delivered', attempts: 2, lastStatusCode: 200, lastError: null });
+  expect(deliveryOf('Lovelace2')).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410, lastError: 'receiver answered 410' });
+  expect(deliveryOf('Lovelace3')).toMatchObject({ status: 'delivered', attempts: 2, lastStatusCode: 200 });
+  expect(await attemptsOf(deliveryOf('Lovelace1').id)).toEqual([
+    { attempt: 1, status_code: 500, error: 'receiver answered 500' },
+    { attempt: 2, status_code: 200, error: null },
+  ]);
+  expect(await attemptsOf(deliveryOf('Lovelace2').id)).toEqual([{ attempt: 1, status_code: 410, error: 'receiver answered 410' }]);
+  expect(await attemptsOf(deliveryOf('Lovelace3').id)).toEqual([
+    { attempt: 1, status_code: 429, error: 'receiver answered 429' },
+    { attempt: 2, status_code: 200, error: null },
+  ]);
+  // Every retry went out under its delivery's X-Webhook-Id, the 429's no sooner than its Retry-After.
+  const sendsOf = (person: string) => r.requests.filter((q) => q.body.contact.last_name === person);
+  for (const person of ['Lovelace1', 'Lovelace3']) {
+    const [first, second] = sendsOf(person);
+    expect(second.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
+  }
+  const [throttled, afterRetryAfter] = sendsOf('Lovelace3');
+  expect(afterRetryAfter.at - throttled.at).toBeGreaterThanOrEqual(900);
+  // The 429 in the batch taught the endpoint's note, as a single send's would.
+  expect(await stack.services.deliveryPacing.rates.state(origin)).toMatchObject({ throttleCount: 1 });
+  expect(r.requests.every((q) => q.verified)).toBe(true);
+});

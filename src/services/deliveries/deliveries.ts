@@ -6,9 +6,10 @@ import type { ApiKeys } from '../api-keys';
 import { assertWebhookTarget } from '../webhook-targets';
 import type { Candidate } from '../leads/candidate';
 import { buildLeadPayload } from '../leads/payload';
-import type { WebhookSender } from './webhook-sender';
+import type { SendResult, WebhookSender } from './webhook-sender';
+import { inTurns } from './in-turns';
 import { replayBody } from './replays';
-import { destinationRoutesOf, type DestinationSender } from './destination-sender';
+import { destinationRoutesOf, type DestinationSender, type PushResult } from './destination-sender';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -29,6 +30,14 @@ export type AttemptOutcome =
   | { outcome: 'settled'; status: DeliveryStatus }
   | { outcome: 'retry'; statusCode: number | null; retryAfterMs?: number; error: string }
   | { outcome: 'permanent'; statusCode: number | null; error: string };
+
+/** A send of a batch, to be recorded with the others: the delivery, its attempt number, what the receiver said and when. */
+interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  result: SendResult;
+  at: Date;
+}
 
 export interface DeliveryListQuery {
   status?: DeliveryStatus;
@@ -156,22 +165,98 @@ export class Deliveries {
     }
     const source = { payload: delivery.payload as string, secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret) };
     const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
-    if (sent.outcome === 'ok') {
-      await this.settle(deliveryId, 'delivered', sent.statusCode, null);
-      return { outcome: 'delivered', statusCode: sent.statusCode };
-    }
-    if (sent.outcome === 'permanent') {
-      await this.settle(deliveryId, 'failed', sent.statusCode, sent.error);
-      return { outcome: 'permanent', statusCode: sent.statusCode, error: sent.error };
-    }
-    const waitMs = sent.retryAfterMs ?? options.backoffMs ?? null;
-    await this.db.query(
-      `UPDATE deliveries SET last_status_code = $2, last_error = $3, updated_at = now(),
-         next_attempt_at = CASE WHEN $4::int IS NULL THEN NULL ELSE now() + make_interval(secs => $4::int / 1000.0) END
-       WHERE id = $1 AND status = 'pending'`,
-      [deliveryId, sent.statusCode, sent.error, waitMs],
+    const outcome = outcomeOf(sent);
+    if (outcome.outcome === 'retry') {
+      const waitMs = outcome.retryAfterMs ?? options.backoffMs ?? null;
+      await this.db.query(
+        `UPDATE deliveries SET last_status_code = $2, last_error = $3, updated_at = now(),
+           next_attempt_at = CASE WHEN $4::int IS NULL THEN NULL ELSE now() + make_interval(secs => $4::int / 1000.0) END
+         WHERE id = $1 AND status = 'pending'`,
+        [deliveryId, outcome.statusCode, outcome.error, waitMs],
+      );
+    } else if (outcome.outcome === 'delivered') await this.settle(deliveryId, 'delivered', outcome.statusCode, null);
+    else if (outcome.outcome === 'permanent') await this.settle(deliveryId, 'failed', outcome.statusCode, outcome.error);
+    return outcome;
+  }
+
+  /**
+   * One attempt of each of these pending webhook deliveries, bookkept for the whole batch: one
+   * statement counts every attempt and brings back the payloads and secrets, the sends run
+   * `atOnce` at a time, and one statement records every attempt and its outcome. Same rules
+   * and rows as `attempt`, a few statements per batch instead of three per delivery. A crash
+   * between the two statements leaves the deliveries pending: the retried batch sends them
+   * again under the same X-Webhook-Id. Answers the outcomes in the order of `deliveryIds`.
+   */
+  async attemptWebhooks(deliveryIds: string[], options: { backoffMs: number; atOnce: number }): Promise<AttemptOutcome[]> {
+    if (deliveryIds.length === 0) return [];
+    const [counted]: [Array<{ id: string; target: string; attempts: number; kind: string; payload: string | null; sealed_secret: string | null }>] =
+      await this.db.query(
+        `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now()
+         WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending' AND d.route = 'webhook'
+         RETURNING d.id, d.target, d.attempts, d.kind,
+           (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
+           (SELECT k.webhook_secret_encrypted FROM signals s JOIN api_keys k ON k.id = s.api_key_id AND k.revoked_at IS NULL
+            WHERE s.id = d.signal_id) AS sealed_secret`,
+        [deliveryIds],
+      );
+    const byId = new Map(counted.map((row) => [row.id, row]));
+    // A batch is one signal's: its secret is opened once, not once per lead.
+    const secrets = new Map<string | null, string | null>([[null, null]]);
+    const secretOf = (sealed: string | null) => {
+      if (!secrets.has(sealed)) secrets.set(sealed, this.apiKeys.openWebhookSecret(sealed));
+      return secrets.get(sealed)!;
+    };
+    const sendable = counted.filter((row) => row.payload !== null);
+    const sent = await inTurns(sendable, options.atOnce, async (row): Promise<AttemptRecord> => {
+      const body = row.kind === 'replay' ? replayBody(row.payload!) : row.payload!;
+      const result = await this.sender.sendUnrecorded({ deliveryId: row.id, attempt: row.attempts, url: row.target, body, secret: secretOf(row.sealed_secret) });
+      return { deliveryId: row.id, attempt: row.attempts, result, at: new Date() };
+    });
+    await this.recordWebhookOutcomes(sent, options.backoffMs);
+    for (const row of counted) if (row.payload === null) await this.settle(row.id, 'failed', null, 'lead no longer exists');
+
+    const outcomes = new Map(sent.map((record) => [record.deliveryId, outcomeOf(record.result)]));
+    const settledStatus = deliveryIds.some((id) => !byId.has(id)) ? await this.statusesOf(deliveryIds.filter((id) => !byId.has(id))) : new Map();
+    return deliveryIds.map(
+      (id): AttemptOutcome =>
+        outcomes.get(id) ??
+        (byId.has(id)
+          ? { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' }
+          : { outcome: 'settled', status: settledStatus.get(id) ?? 'cancelled' }),
     );
-    return { outcome: 'retry', statusCode: sent.statusCode, error: sent.error, ...(sent.retryAfterMs !== undefined ? { retryAfterMs: sent.retryAfterMs } : {}) };
+  }
+
+  /** The attempt rows and each delivery's new state, in one statement. */
+  private async recordWebhookOutcomes(sent: AttemptRecord[], backoffMs: number): Promise<void> {
+    if (sent.length === 0) return;
+    const statusOf = (r: SendResult) => (r.outcome === 'ok' ? 'delivered' : r.outcome === 'permanent' ? 'failed' : 'pending');
+    await this.db.query(
+      `WITH outcome AS (
+         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[])
+           AS o(delivery_id, attempt, at, status_code, duration_ms, error, status, wait_ms)
+       ), attempts AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
+         SELECT delivery_id, attempt, at, status_code, duration_ms, error FROM outcome
+       )
+       UPDATE deliveries d SET status = o.status, last_status_code = o.status_code, last_error = o.error, updated_at = now(),
+         next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + make_interval(secs => o.wait_ms / 1000.0) END
+       FROM outcome o WHERE d.id = o.delivery_id AND d.status = 'pending'`,
+      [
+        sent.map((s) => s.deliveryId),
+        sent.map((s) => s.attempt),
+        sent.map((s) => s.at),
+        sent.map((s) => s.result.statusCode),
+        sent.map((s) => s.result.durationMs),
+        sent.map((s) => (s.result.outcome === 'ok' ? null : s.result.error)),
+        sent.map((s) => statusOf(s.result)),
+        sent.map((s) => (s.result.outcome === 'retry' ? (s.result.retryAfterMs ?? backoffMs) : null)),
+      ],
+    );
+  }
+
+  private async statusesOf(deliveryIds: string[]): Promise<Map<string, DeliveryStatus>> {
+    const rows: Array<{ id: string; status: DeliveryStatus }> = await this.db.query(`SELECT id, status FROM deliveries WHERE id = ANY($1::uuid[])`, [deliveryIds]);
+    return new Map(rows.map((r) => [r.id, r.status]));
   }
 
   /** The end of a delivery whose retries ran out (or that failed permanently); idempotent. */
@@ -351,4 +436,11 @@ function sampleCandidate(signalTypeId: string): Candidate {
     country_code: 'US',
     subject_key: 'person:sample-person',
   };
+}
+
+/** What one webhook send means for its delivery. */
+function outcomeOf(result: SendResult | PushResult): AttemptOutcome {
+  if (result.outcome === 'ok') return { outcome: 'delivered', statusCode: result.statusCode };
+  if (result.outcome === 'permanent') return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };
+  return { outcome: 'retry', statusCode: result.statusCode, error: result.error, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
 }

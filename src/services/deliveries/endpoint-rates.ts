@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
 import type { AttemptOutcome, Deliveries } from './deliveries';
+import { inTurns } from './in-turns';
 
 /** Spacing between sends after an endpoint's first 429: at most two sends a second. */
 export const THROTTLED_START_INTERVAL_MS = 500;
@@ -61,6 +62,18 @@ export class EndpointRates {
     if (slot.wait_ms !== null) return { waitMs: slot.wait_ms, paced: slot.min_interval_ms > 0 };
     // No row: an endpoint that never answered 429 sends at once.
     return slot.defer_ms === null ? { waitMs: 0, paced: false } : { deferMs: slot.defer_ms };
+  }
+
+  /** Of these endpoints, those that hold nothing back now: never throttled, or recovered (no spacing, no wait). */
+  async unpaced(origins: string[]): Promise<Set<string>> {
+    if (origins.length === 0) return new Set();
+    const rows: Array<{ origin: string }> = await this.db.query(
+      `SELECT o.origin FROM unnest($1::text[]) AS o(origin)
+       WHERE NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.origin = o.origin
+                           AND (w.min_interval_ms > 0 OR greatest(w.throttled_until, w.next_send_at) > now()))`,
+      [origins],
+    );
+    return new Set(rows.map((r) => r.origin));
   }
 
   /**
@@ -134,6 +147,38 @@ export class DeliveryPacing {
     private readonly deliveries: Deliveries,
     readonly rates: EndpointRates,
   ) {}
+
+  /**
+   * One attempt of each of a batch's deliveries, keeping to each endpoint's pace. Webhooks to
+   * an endpoint that holds nothing back go out together, bookkept in a few statements for the
+   * batch (`Deliveries.attemptWebhooks`); a 429 among them teaches the endpoint's note as it
+   * would one at a time. The rest (paced endpoints, sequencers, CRMs) go one by one through
+   * `attempt`. Answers the outcomes in the order of `planned`.
+   */
+  async attemptMany(
+    planned: Array<{ deliveryId: string; route: string; target: string }>,
+    options: PacingOptions & { backoffMs: number; atOnce: number },
+  ): Promise<PacedOutcome[]> {
+    const origins = planned.map((d) => (d.route === 'webhook' ? endpointOf(d.target) : null));
+    const free = await this.rates.unpaced([...new Set(origins.filter((o): o is string => o !== null))]);
+    const together = planned.flatMap((_, i) => (origins[i] && free.has(origins[i]!) ? [i] : []));
+    const oneByOne = planned.flatMap((_, i) => (origins[i] && free.has(origins[i]!) ? [] : [i]));
+    const outcomes = new Array<PacedOutcome>(planned.length);
+    const sentTogether = await this.deliveries.attemptWebhooks(
+      together.map((i) => planned[i]!.deliveryId),
+      { backoffMs: options.backoffMs, atOnce: options.atOnce },
+    );
+    for (const [k, i] of together.entries()) {
+      const result = sentTogether[k]!;
+      outcomes[i] = result;
+      if (result.outcome === 'retry' && result.statusCode === 429) {
+        await this.rates.recordThrottled(origins[i]!, result.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
+      }
+    }
+    const sentOneByOne = await inTurns(oneByOne, options.atOnce, (i) => this.attempt(planned[i]!.deliveryId, options, planned[i]));
+    oneByOne.forEach((i, k) => (outcomes[i] = sentOneByOne[k]!));
+    return outcomes;
+  }
 
   /** `known`: the delivery's route and target when the caller has them (a batch), saving a read. */
   async attempt(deliveryId: string, options: PacingOptions, known?: { route: string; target: string }): Promise<PacedOutcome> {

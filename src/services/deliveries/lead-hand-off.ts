@@ -62,11 +62,14 @@ export class LeadHandOff {
     for (const lead of awaitingEmail) await this.leads.findEmail(lead.id);
 
     const planned = await this.deliveries.createForLeads(leadIds);
-    const outcomes = await inTurns(planned, FIRST_ATTEMPTS_AT_ONCE, (delivery) =>
-      this.pacing.attempt(delivery.deliveryId, { backoffMs: options.retryInitialMs, maxWaitMs: HAND_OFF_WAIT_IN_PLACE_MS, wait: options.wait }, delivery),
-    );
+    const outcomes = await this.pacing.attemptMany(planned, {
+      backoffMs: options.retryInitialMs,
+      maxWaitMs: HAND_OFF_WAIT_IN_PLACE_MS,
+      wait: options.wait,
+      atOnce: FIRST_ATTEMPTS_AT_ONCE,
+    });
     planned.forEach((delivery, i) => {
-      const retryInMs = retryDelayOf(outcomes[i], options.retryInitialMs);
+      const retryInMs = retryDelayOf(outcomes[i]!, options.retryInitialMs);
       if (retryInMs === null) result.settled++;
       else result.unsettled.push({ ...delivery, retryInMs });
     });
@@ -80,18 +83,4 @@ function retryDelayOf(outcome: PacedOutcome, retryInitialMs: number): number | n
   if (outcome.outcome === 'deferred') return outcome.waitMs;
   if (outcome.outcome === 'retry') return outcome.retryAfterMs ?? retryInitialMs;
   return null;
-}
-
-/** Runs `work` over `items`, at most `atOnce` at a time; answers the results in the items' order. */
-async function inTurns<T, R>(items: T[], atOnce: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(atOnce, items.length) }, lane));
-  return results;
 }

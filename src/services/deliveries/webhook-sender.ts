@@ -57,8 +57,21 @@ export class WebhookSender {
 
   /** Sends once, records the attempt row, and answers the contract's classification. */
   async send(input: WebhookSend): Promise<SendResult> {
+    const result = await this.sendUnrecorded(input);
+    await this.db.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)`,
+      [input.deliveryId, input.attempt, result.statusCode, result.durationMs, result.outcome === 'ok' ? null : result.error],
+    );
+    return result;
+  }
+
+  /**
+   * Sends once and answers the contract's classification without writing anything: a batch
+   * records its attempts together afterwards (`Deliveries.attemptWebhooks`).
+   */
+  async sendUnrecorded(input: WebhookSend): Promise<SendResult> {
     const started = Date.now();
-    const result = await this.post(input).then(
+    return this.post(input).then(
       (answer): SendResult => {
         const durationMs = Date.now() - started;
         const verdict = classifyHttpStatus(answer.statusCode, answer.retryAfter);
@@ -83,11 +96,6 @@ export class WebhookSender {
         return { outcome: 'retry', statusCode: null, error: err.message, durationMs };
       },
     );
-    await this.db.query(
-      `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)`,
-      [input.deliveryId, input.attempt, result.statusCode, result.durationMs, result.outcome === 'ok' ? null : result.error],
-    );
-    return result;
   }
 
   private post(input: WebhookSend): Promise<{ statusCode: number; retryAfter: string | undefined }> {
@@ -135,3 +143,4 @@ export class WebhookSender {
     });
   }
 }
+
