@@ -100,14 +100,16 @@ const OFF_THE_PER_LEAD_PATH = 0.5;
 const offThePerLeadPath = (runs: PipelineRun[]) => runs.some((r) => r.executionsPerLead !== undefined && r.executionsPerLead < OFF_THE_PER_LEAD_PATH);
 
 const CEILING_B_NOTE =
-  'With the batched hand-off Temporal is no longer on the per-lead path: one activity makes a whole batch\'s first delivery attempts, ' +
-  'and only a delivery that attempt did not settle gets a workflow, so the executions per lead are a small fraction, ceiling (b) ' +
-  '(Temporal\'s executions/s divided by them) is far above the pipeline and the pipeline / (b) ratio small. ' +
-  'Ceiling (a), the direct signed POSTs, is the binding one.';
+  'Temporal is not on the per-lead path: one activity makes a whole batch\'s first delivery attempts, and only a delivery that ' +
+  'attempt did not settle gets a workflow, so the executions per lead are a small fraction and ceiling (b) (Temporal\'s ' +
+  'executions/s divided by them) is far above anything that signs and POSTs each lead: half of it is above ceiling (a). ' +
+  'Ceiling (a), the direct signed POSTs, is the binding one. Why the (b) target is not pursued: docs/performance.md, ' +
+  '"Ceiling (b) and the batched hand-off".';
 
 const LATENCY_DEFINITION =
-  '"Evaluated → receipt" is per lead, from the start of its production batch (leads.created_at, the batch\'s evaluation) ' +
-  'to the receiver\'s verified arrival; the p99 target is judged on it. "Request → receipt" is per lead from the evaluate request.';
+  '"Request → receipt" is per lead, from the evaluate request (the evaluation that finds all N candidates at once) to the ' +
+  'receiver\'s verified arrival; the p99 target is judged on it, the stricter reading. "Evaluated → receipt" is per lead from the ' +
+  'start of its own production batch (leads.created_at).';
 
 function pipelineVerdicts(runs: PipelineRun[]): Verdict[] {
   const verdicts: Verdict[] = [];
@@ -118,25 +120,20 @@ function pipelineVerdicts(runs: PipelineRun[]): Verdict[] {
       met: run.complete && run.leadsPerSecond >= 200,
     });
     const ratio = run.leadsPerSecond / run.temporal.leadsPerSecond;
+    const halfOfB = run.temporal.leadsPerSecond / 2;
     verdicts.push({
       target: `pipeline ≥ 50 % of the Temporal ceiling (b) (N = ${fmt(run.n, 0)})`,
-      measured: `${fmt(ratio * 100)} % of ${ceilingB(run)}`,
+      measured:
+        `${fmt(ratio * 100)} % of ${ceilingB(run)}` +
+        (halfOfB > run.direct.leadsPerSecond ? `; 50 % of (b) is above ceiling (a), ${fmt(run.direct.leadsPerSecond)} leads/s` : ''),
       met: run.complete && ratio >= 0.5,
     });
     if (run.n === 1000) {
-      verdicts.push(
-        run.evaluated
-          ? {
-              target: 'p99 evaluate-to-receipt < 2 s at 1,000 leads',
-              measured: `${ms(run.evaluated.p99)} evaluated → receipt (from the request: p99 ${ms(run.latency.p99)})`,
-              met: run.complete && run.evaluated.p99 < 2000,
-            }
-          : {
-              target: 'p99 evaluate-to-receipt < 2 s at 1,000 leads',
-              measured: `${ms(run.latency.p99)} from the request (evaluated → receipt not measured then)`,
-              met: run.complete && run.latency.p99 < 2000,
-            },
-      );
+      verdicts.push({
+        target: 'p99 evaluate-to-receipt < 2 s at 1,000 leads',
+        measured: `${ms(run.latency.p99)} from the evaluate request` + (run.evaluated ? ` (from each lead's batch: ${ms(run.evaluated.p99)})` : ''),
+        met: run.complete && run.latency.p99 < 2000,
+      });
     }
   }
   return verdicts;
