@@ -1,51 +1,24 @@
-import { startStack, type Stack } from '../setup/stack';
-import { call, createAccount, type TestAccount } from '../setup/http';
+import { call } from '../setup/http';
 import { endpointOf } from '../../src/services/deliveries/endpoint-rates';
-import { startReceiver, type Receiver } from './receiver';
-import { deliveriesOf, leadDeliveriesAre, leadsTo, seedCompany, sleep, waitForDeliveries } from './fixtures';
+import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitForDeliveries } from './fixtures';
 
 /** Receivers that hang, go away, redirect or throttle, against the real worker and Temporal. */
 
-let stack: Stack;
-let account: TestAccount;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  stack = await startStack({
-    env: {
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      WEBHOOK_TIMEOUT_MS: '500',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '20000',
-    },
-  });
-  account = await createAccount(stack, { credits: 1000 });
-  await seedCompany(stack);
-});
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-  await stack.stop();
-});
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver({ secret: account.webhookSecret });
-  receivers.push(r);
-  return r;
-}
+const testBed = deliveryTestBed({ env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '500' }, credits: 1000 });
+const { receiver } = testBed;
 
 const attemptsOf = (deliveryId: string) =>
-  stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
+  testBed.stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
 
 test('a receiver that hangs past the time-out is retried, under the same id, and then delivered', async () => {
   const r = await receiver();
   r.script({ status: 200, delayMs: 2000 }, { status: 200 });
-  const signalId = await leadsTo(stack, account, r.url);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   const [first, second] = await r.waitFor(2);
   expect(second.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
   // The time-out (500 ms) plus the first back-off (200 ms).
   expect(second.at - first.at).toBeGreaterThanOrEqual(600);
-  const [delivery] = await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('delivered'));
+  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('delivered'));
   expect(delivery).toMatchObject({ attempts: 2, lastStatusCode: 200, lastError: null });
   expect(await attemptsOf(delivery.id)).toEqual([
     { attempt: 1, status_code: null, error: 'no answer within 500 ms' },
@@ -57,13 +30,13 @@ test('a receiver down for a while gets the lead once it is back, inside the wind
   const r = await receiver();
   await r.goDown();
   const downAt = Date.now();
-  const signalId = await leadsTo(stack, account, r.url);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   // Refused connections are recorded and retried with back-off while it is away.
   const until = Date.now() + 10_000;
   let failed: any[] = [];
   while (failed.length < 2) {
     if (Date.now() > until) throw new Error('no failed attempts recorded while the receiver was down');
-    failed = await stack.db.query(
+    failed = await testBed.stack.db.query(
       `SELECT a.error FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id WHERE d.signal_id = $1 AND a.status_code IS NULL`,
       [signalId],
     );
@@ -74,7 +47,7 @@ test('a receiver down for a while gets the lead once it is back, inside the wind
   await r.comeBack();
   const [request] = await r.waitFor(1);
   expect(request.verified).toBe(true);
-  const [delivery] = await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('delivered'));
+  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('delivered'));
   expect(delivery.attempts).toBeGreaterThanOrEqual(3);
   expect(delivery).toMatchObject({ lastStatusCode: 200, id: request.headers['x-webhook-id'] });
   const attempts = await attemptsOf(delivery.id);
@@ -87,8 +60,8 @@ test('a 302 is one attempt and a permanent failure: the redirect is not followed
   const r = await receiver();
   const elsewhere = await receiver();
   r.script({ status: 302, headers: { Location: elsewhere.url } });
-  const signalId = await leadsTo(stack, account, r.url);
-  const [delivery] = await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('failed'));
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
+  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'));
   expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 302, lastError: 'receiver answered 302', nextAttemptAt: null });
   await sleep(1000);
   expect(r.requests).toHaveLength(1);
@@ -99,19 +72,19 @@ test('deleting the signal cancels a delivery waiting out its back-off: cancelled
   const r = await receiver();
   // Retry-After 10 s (inside the 20 s window): the delivery is certainly waiting when the signal goes.
   r.script({ status: 429, headers: { 'Retry-After': '10' } });
-  const signalId = await leadsTo(stack, account, r.url);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   await r.waitFor(1);
-  const [waiting] = await waitForDeliveries(stack, account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
+  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
   expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 429 });
 
   const started = Date.now();
-  const deleted = await call(`${stack.url}/api/v1/signals/${signalId}`, { token: account.apiKey, method: 'DELETE' });
+  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
   expect(deleted.status).toBe(204);
   // The workflow itself was cancelled: it ends now, not when the 10 s are over.
-  const handle = stack.temporal.workflow.getHandle(`delivery:${waiting.id}`);
+  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${waiting.id}`);
   await expect(handle.result()).resolves.toEqual({ status: 'cancelled' });
   expect(Date.now() - started).toBeLessThan(5000);
-  const [row] = await stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [waiting.id]);
+  const [row] = await testBed.stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [waiting.id]);
   expect(row).toEqual({ status: 'cancelled', attempts: 1, next_attempt_at: null });
   await sleep(1500);
   expect(r.requests).toHaveLength(1);
@@ -121,34 +94,34 @@ test("a 429 waits Retry-After and lowers that endpoint's send rate for every del
   const r = await receiver();
   const origin = endpointOf(r.url)!;
   r.script({ status: 429, headers: { 'Retry-After': '2' } });
-  const first = await leadsTo(stack, account, r.url);
+  const first = await leadsTo(testBed.stack, testBed.account, r.url);
   const [throttled] = await r.waitFor(1);
-  const note = await stack.services.deliveryPacing.rates.state(origin);
+  const note = await testBed.stack.services.deliveryPacing.rates.state(origin);
   expect(note).toMatchObject({ minIntervalMs: 500, throttleCount: 1 });
   expect(Math.abs(note!.throttledUntil!.getTime() - (throttled.at + 2000))).toBeLessThan(500);
 
   // Another signal's lead to another path of the same server, while it is throttled.
-  const second = await leadsTo(stack, account, `${origin}/hooks/other`);
+  const second = await leadsTo(testBed.stack, testBed.account, `${origin}/hooks/other`);
   await r.waitFor(3);
   const later = r.requests.slice(1).sort((a, b) => a.at - b.at);
   expect(new Set(later.map((q) => q.body.signal.id))).toEqual(new Set([first, second]));
   // Nothing before Retry-After is over, then sends spaced by the lowered rate (500 ms).
   expect(later[0].at - throttled.at).toBeGreaterThanOrEqual(1900);
   expect(later[1].at - later[0].at).toBeGreaterThanOrEqual(400);
-  const [a] = await waitForDeliveries(stack, account, first, leadDeliveriesAre('delivered'));
-  const [b] = await waitForDeliveries(stack, account, second, leadDeliveriesAre('delivered'));
+  const [a] = await waitForDeliveries(testBed.stack, testBed.account, first, leadDeliveriesAre('delivered'));
+  const [b] = await waitForDeliveries(testBed.stack, testBed.account, second, leadDeliveriesAre('delivered'));
   expect(a).toMatchObject({ attempts: 2, lastStatusCode: 200 });
   // Waiting for the endpoint is not an attempt.
   expect(b).toMatchObject({ attempts: 1, lastStatusCode: 200 });
   // Two successes: the spacing shrinks by a quarter each time (500 → 375 → 281).
-  expect((await stack.services.deliveryPacing.rates.state(origin))?.minIntervalMs).toBe(281);
+  expect((await testBed.stack.services.deliveryPacing.rates.state(origin))?.minIntervalMs).toBe(281);
 });
 
 describe('the per-endpoint send-rate note', () => {
-  const rates = () => stack.services.deliveryPacing.rates;
+  const rates = () => testBed.stack.services.deliveryPacing.rates;
   let n = 0;
   const origin = () => `http://rates-${++n}.example:8080`;
-  const setNote = (o: string, sql: string) => stack.db.query(`UPDATE webhook_endpoints SET ${sql} WHERE origin = $1`, [o]);
+  const setNote = (o: string, sql: string) => testBed.stack.db.query(`UPDATE webhook_endpoints SET ${sql} WHERE origin = $1`, [o]);
 
   test('an endpoint never throttled goes at once and has no note', async () => {
     const o = origin();
@@ -215,15 +188,15 @@ test('the deliveries list shows a delivery deferred for its endpoint with its ne
   const r = await receiver();
   const origin = endpointOf(r.url)!;
   // The endpoint asked for 20 s: longer than an attempt waits in place, so the attempt defers.
-  await stack.services.deliveryPacing.rates.recordThrottled(origin, 20_000);
-  const signalId = await leadsTo(stack, account, r.url);
-  const [waiting] = await waitForDeliveries(stack, account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
+  await testBed.stack.services.deliveryPacing.rates.recordThrottled(origin, 20_000);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
+  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
   expect(waiting).toMatchObject({ status: 'pending', attempts: 0 });
   expect(Math.abs(Date.parse(waiting.nextAttemptAt) - (Date.now() + 20_000))).toBeLessThan(3000);
   // Nothing was sent, and nothing is until the endpoint's time has come.
   await sleep(1000);
   expect(r.requests).toHaveLength(0);
-  expect((await deliveriesOf(stack, account, signalId))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+  expect((await deliveriesOf(testBed.stack, testBed.account, signalId))[0]).toMatchObject({ status: 'pending', attempts: 0 });
 });
 
 test('one hand-off batch with every kind of answer: each delivery is settled, retried or failed as if sent alone, every attempt recorded', async () => {
@@ -243,10 +216,10 @@ test('one hand-off batch with every kind of answer: each delivery is settled, re
     answered.add(person);
     return firstAnswer[person];
   });
-  const signalId = await leadsTo(stack, account, r.url, 4);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url, 4);
   const items = await waitForDeliveries(
-    stack,
-    account,
+    testBed.stack,
+    testBed.account,
     signalId,
     (list) => list.length === 4 && list.every((d) => d.status !== 'pending'),
   );
@@ -276,6 +249,6 @@ test('one hand-off batch with every kind of answer: each delivery is settled, re
   const [throttled, afterRetryAfter] = sendsOf('Lovelace3');
   expect(afterRetryAfter.at - throttled.at).toBeGreaterThanOrEqual(900);
   // The 429 in the batch taught the endpoint's note, as a single send's would.
-  expect(await stack.services.deliveryPacing.rates.state(origin)).toMatchObject({ throttleCount: 1 });
+  expect(await testBed.stack.services.deliveryPacing.rates.state(origin)).toMatchObject({ throttleCount: 1 });
   expect(r.requests.every((q) => q.verified)).toBe(true);
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Stack } from '../setup/stack';
-import { call, type TestAccount } from '../setup/http';
+import { startStack, type Stack } from '../setup/stack';
+import { call, createAccount, type TestAccount } from '../setup/http';
+import { startReceiver, type Receiver } from './receiver';
 
 /**
  * Leads to deliver: fresh job changes only one signal matches (its own title word), and an
@@ -95,3 +96,66 @@ export const leadDeliveriesAre = (status: string, count = 1) => (items: any[]) =
 };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The settings most delivery files share: a signal is evaluated only when activated, so each test
+ * decides when its leads are produced, and retries come quickly enough to be watched in a test.
+ * A file overrides the one or two settings its tests are about.
+ */
+export const DELIVERY_ENV: Record<string, string> = {
+  SIGNAL_EVALUATION_INTERVAL: '1h',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_RETRY_INITIAL_MS: '200',
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
+  WEBHOOK_RETRY_WINDOW_MS: '20000',
+};
+
+export interface DeliveryTestBed {
+  /** The file's running service; read it in hooks and tests, not while the file is loaded. */
+  readonly stack: Stack;
+  /** The account whose signals the tests deliver for. */
+  readonly account: TestAccount;
+  /** A receiver verifying with `secret` (by default the account's current one); closed after the file's tests. */
+  receiver(secret?: string | null): Promise<Receiver>;
+}
+
+/** One file's service, account and receivers: started before its tests and stopped after them. */
+export function deliveryTestBed(options: {
+  env: Record<string, string>;
+  credits: number;
+  /** Whether to add the company the leads of `leadsTo` work at; yes unless told otherwise. */
+  seedCompany?: boolean;
+}): DeliveryTestBed {
+  let stack: Stack | undefined;
+  let account: TestAccount | undefined;
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack({ env: options.env });
+    account = await createAccount(stack, { credits: options.credits });
+    if (options.seedCompany !== false) await seedCompany(stack);
+  });
+  afterAll(async () => {
+    for (const r of receivers) await r.close();
+    await stack?.stop();
+  });
+
+  // A read at load time, before beforeAll, would otherwise be an undefined that fails far from its cause.
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the delivery test bed's ${what} is read before beforeAll has started it`);
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack, 'stack');
+    },
+    get account() {
+      return started(account, 'account');
+    },
+    async receiver(secret = started(account, 'account').webhookSecret) {
+      const r = await startReceiver({ secret });
+      receivers.push(r);
+      return r;
+    },
+  };
+}

@@ -1,8 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { startStack, type Stack } from '../setup/stack';
-import { call, createAccount, type TestAccount } from '../setup/http';
-import { startReceiver, type Receiver } from './receiver';
-import { jobChanges, leadDeliveriesAre, seedCompany, signalFor, sleep, waitForDeliveries } from './fixtures';
+import { call } from '../setup/http';
+import type { Receiver } from './receiver';
+import { DELIVERY_ENV, deliveryTestBed, jobChanges, leadDeliveriesAre, signalFor, sleep, waitForDeliveries } from './fixtures';
 
 /**
  * Private targets refused (as in production). A webhook saved while they were allowed, or whose
@@ -10,56 +9,38 @@ import { jobChanges, leadDeliveriesAre, seedCompany, signalFor, sleep, waitForDe
  * socket is opened, whatever the save-time check said.
  */
 
-let stack: Stack;
-let account: TestAccount;
+const testBed = deliveryTestBed({ env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }, credits: 100 });
 let r: Receiver;
-
 beforeAll(async () => {
-  stack = await startStack({
-    env: {
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '20000',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
-    },
-  });
-  account = await createAccount(stack, { credits: 100 });
-  await seedCompany(stack);
-  r = await startReceiver({ secret: account.webhookSecret });
-});
-afterAll(async () => {
-  await r?.close();
-  await stack.stop();
+  r = await testBed.receiver();
 });
 
 test('a saved webhook whose name resolves to 127.0.0.1 is refused at send time: permanent failure, nothing received', async () => {
   const webhookUrl = `http://localhost:${new URL(r.url).port}/hooks/leads`;
-  const signalId = await signalFor(stack, account, await jobChanges(stack, 1), { status: 'draft' });
+  const signalId = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 1), { status: 'draft' });
   // Saving it now is refused…
-  const save = await call(`${stack.url}/api/v1/signals/${signalId}`, { token: account.apiKey, method: 'PATCH', body: { webhookUrl } });
+  const save = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'PATCH', body: { webhookUrl } });
   expect(save.status).toBe(422);
   // …so it stands for one saved before (while allowed, or before its DNS changed).
-  await stack.db.query(`UPDATE signals SET webhook_url = $2 WHERE id = $1`, [signalId, webhookUrl]);
-  const activated = await call(`${stack.url}/api/v1/signals/${signalId}`, { token: account.apiKey, method: 'PATCH', body: { status: 'active' } });
+  await testBed.stack.db.query(`UPDATE signals SET webhook_url = $2 WHERE id = $1`, [signalId, webhookUrl]);
+  const activated = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'PATCH', body: { status: 'active' } });
   expect(activated.status).toBe(200);
 
-  const [delivery] = await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('failed'));
+  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'));
   expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: null, nextAttemptAt: null });
   expect(delivery.lastError).toMatch(/^target refused/);
   // Failed for good at the first attempt: nothing left to retry, so no delivery workflow was started.
-  await expect(stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
 
   // A test send and a replay to it are refused the same way.
-  const tested = await call(`${stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: account.apiKey, method: 'POST' });
+  const tested = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST' });
   expect(tested.body).toMatchObject({ success: false, statusCode: null });
-  const replayed = await call(`${stack.url}/api/v1/signals/${signalId}/replay-webhook`, { token: account.apiKey, method: 'POST' });
+  const replayed = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/replay-webhook`, { token: testBed.account.apiKey, method: 'POST' });
   expect(replayed.body).toEqual({ total: 1, sent: 0, failed: 1 });
 
   await sleep(1000);
   expect(r.requests).toHaveLength(0);
   // The lead itself stands, readable by polling.
-  const leads = await call(`${stack.url}/api/v1/signals/${signalId}/leads`, { token: account.apiKey });
+  const leads = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/leads`, { token: testBed.account.apiKey });
   expect(leads.body.total).toBe(1);
 });

@@ -1,46 +1,20 @@
-import { startStack, type Stack } from '../setup/stack';
-import { call, createAccount, type TestAccount } from '../setup/http';
+import { call, createAccount } from '../setup/http';
 import { deliveryTaskQueue } from '../../src/config';
 import { replayBody } from '../../src/services/deliveries/replays';
-import { startReceiver, type Receiver } from './receiver';
-import { deliveriesOf, jobChanges, leadDeliveriesAre, leadsTo, seedCompany, signalFor, sleep, waitForDeliveries } from './fixtures';
+import type { Receiver } from './receiver';
+import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, jobChanges, leadDeliveriesAre, leadsTo, signalFor, sleep, waitForDeliveries } from './fixtures';
 
-let stack: Stack;
-let account: TestAccount;
-const receivers: Receiver[] = [];
+const testBed = deliveryTestBed({ env: DELIVERY_ENV, credits: 1000 });
+const { receiver } = testBed;
 
-beforeAll(async () => {
-  stack = await startStack({
-    env: {
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '20000',
-    },
-  });
-  account = await createAccount(stack, { credits: 1000 });
-  await seedCompany(stack);
-});
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-  await stack.stop();
-});
-
-async function receiver(): Promise<Receiver> {
-  const r = await startReceiver({ secret: account.webhookSecret });
-  receivers.push(r);
-  return r;
-}
-
-const replay = (signalId: string, token = account.apiKey) =>
-  call(`${stack.url}/api/v1/signals/${signalId}/replay-webhook`, { token, method: 'POST' });
+const replay = (signalId: string, token = testBed.account.apiKey) =>
+  call(`${testBed.stack.url}/api/v1/signals/${signalId}/replay-webhook`, { token, method: 'POST' });
 
 /** A signal whose `count` leads all reached `r` once, as lead deliveries. */
 async function deliveredLeads(r: Receiver, count: number) {
-  const signalId = await leadsTo(stack, account, r.url, count);
-  await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('delivered', count));
-  const leads: Array<{ id: string; payload: string }> = await stack.db.query(
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url, count);
+  await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('delivered', count));
+  const leads: Array<{ id: string; payload: string }> = await testBed.stack.db.query(
     `SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1 ORDER BY created_at, id`,
     [signalId],
   );
@@ -100,13 +74,13 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
   expect(failingTries[1].at - failingTries[0].at).toBeGreaterThanOrEqual(400);
 
   // The stored leads are untouched, and read back without the flag.
-  const after = await stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1 ORDER BY created_at, id`, [signalId]);
+  const after = await testBed.stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1 ORDER BY created_at, id`, [signalId]);
   expect(after).toEqual(leads);
-  const read = await call(`${stack.url}/api/v1/signals/${signalId}/leads`, { token: account.apiKey });
+  const read = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/leads`, { token: testBed.account.apiKey });
   expect(read.body.leads.every((l: any) => !('is_replay' in l.signal))).toBe(true);
 
   // Each send is a `replay` delivery, listed with its outcome.
-  const replays = (await deliveriesOf(stack, account, signalId)).filter((d) => d.kind === 'replay');
+  const replays = (await deliveriesOf(testBed.stack, testBed.account, signalId)).filter((d) => d.kind === 'replay');
   expect(replays).toHaveLength(5);
   const byLead = new Map(replays.map((d) => [d.leadId, d]));
   for (const lead of leads) {
@@ -120,7 +94,7 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
   // The replay ran as `replay:{signalId}:{n}`, findable by its signal.
   const workflows: string[] = [];
   for (let i = 0; i < 50 && workflows.length === 0; i++) {
-    for await (const wf of stack.temporal.workflow.list({ query: `SignalId = '${signalId}' AND WorkflowType = 'replayWorkflow'` })) {
+    for await (const wf of testBed.stack.temporal.workflow.list({ query: `SignalId = '${signalId}' AND WorkflowType = 'replayWorkflow'` })) {
       workflows.push(wf.workflowId);
     }
     if (workflows.length === 0) await sleep(100);
@@ -139,13 +113,13 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
     expect(replays.some((d) => d.id === id)).toBe(false);
   }
   // Replays are free: one charge per lead, made when it was produced.
-  const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1`, [signalId]);
+  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1`, [signalId]);
   expect(n).toBe(5);
 });
 
 test('a signal with no leads yet answers zeros', async () => {
   const r = await receiver();
-  const signalId = await signalFor(stack, account, await jobChanges(stack, 0), { webhookUrl: r.url, status: 'draft' });
+  const signalId = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { webhookUrl: r.url, status: 'draft' });
   const answer = await replay(signalId);
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({ total: 0, sent: 0, failed: 0 });
@@ -153,21 +127,21 @@ test('a signal with no leads yet answers zeros', async () => {
 });
 
 test('422 without a webhookUrl, 404 for an unknown signal or one of another account, 403 for a read-only key', async () => {
-  const noWebhook = await signalFor(stack, account, await jobChanges(stack, 0), { status: 'draft' });
+  const noWebhook = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { status: 'draft' });
   const none = await replay(noWebhook);
   expect(none.status).toBe(422);
   expect(none.body.error.code).toBe('VALIDATION_ERROR');
   expect(none.body.error.details).toEqual([{ field: 'webhookUrl', message: expect.any(String) }]);
 
   const r = await receiver();
-  const mine = await signalFor(stack, account, await jobChanges(stack, 0), { webhookUrl: r.url, status: 'draft' });
-  const other = await createAccount(stack, { credits: 10 });
+  const mine = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { webhookUrl: r.url, status: 'draft' });
+  const other = await createAccount(testBed.stack, { credits: 10 });
   const foreign = await replay(mine, other.apiKey);
   expect(foreign.status).toBe(404);
   expect(foreign.body.error.code).toBe('NOT_FOUND');
   expect((await replay('00000000-0000-4000-8000-000000000000')).status).toBe(404);
 
-  const reader = await createAccount(stack, { credits: 10, permissions: ['read'] });
+  const reader = await createAccount(testBed.stack, { credits: 10, permissions: ['read'] });
   const forbidden = await replay(mine, reader.apiKey);
   expect(forbidden.status).toBe(403);
   expect(forbidden.body.error.code).toBe('FORBIDDEN');
@@ -178,26 +152,26 @@ test('the replay workflow pages through the leads and continues as new, carrying
   const r = await receiver();
   const { signalId, leads } = await deliveredLeads(r, 7);
   // Pages of 2 leads, a new run after 3 sends: 4 pages over 2 runs, as 1,000s of leads would go.
-  const handle = await stack.temporal.workflow.start('replayWorkflow', {
-    taskQueue: deliveryTaskQueue(stack.config),
+  const handle = await testBed.stack.temporal.workflow.start('replayWorkflow', {
+    taskQueue: deliveryTaskQueue(testBed.stack.config),
     workflowId: `replay:${signalId}:paging`,
     args: [{ signalId, timeoutMs: 2000, pageSize: 2, sendsPerRun: 3 }],
   });
   await expect(handle.result()).resolves.toEqual({ total: 7, sent: 7, failed: 0 });
-  const firstRun = await stack.temporal.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+  const firstRun = await testBed.stack.temporal.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
   expect(firstRun.status.name).toBe('CONTINUED_AS_NEW');
 
   const replayed = r.requests.slice(7);
   expect(replayed.map((q) => q.body.contact.lead_id).sort()).toEqual(leads.map((l) => l.id).sort());
   expect(new Set(replayed.map((q) => q.headers['x-webhook-id'])).size).toBe(7);
-  const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
+  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
   expect(n).toBe(7);
 });
 
 test('the unprefixed path of the specification\'s introduction replays the same way', async () => {
   const r = await receiver();
   const { signalId } = await deliveredLeads(r, 2);
-  const answer = await call(`${stack.url}/v1/signals/${signalId}/replay-webhook`, { token: account.apiKey, method: 'POST' });
+  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/replay-webhook`, { token: testBed.account.apiKey, method: 'POST' });
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({ total: 2, sent: 2, failed: 0 });
   expect(r.requests.slice(2).every((q) => q.body.signal.is_replay === true)).toBe(true);

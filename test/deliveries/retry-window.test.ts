@@ -1,38 +1,19 @@
-import { startStack, type Stack } from '../setup/stack';
-import { createAccount, type TestAccount } from '../setup/http';
-import { startReceiver, type Receiver } from './receiver';
-import { leadDeliveriesAre, leadsTo, seedCompany, sleep, waitForDeliveries } from './fixtures';
+import type { Receiver } from './receiver';
+import { DELIVERY_ENV, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitForDeliveries } from './fixtures';
 
 /** A retry window of 2 s, so that its end is seen within a test. */
 
-let stack: Stack;
-let account: TestAccount;
+const testBed = deliveryTestBed({ env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_WINDOW_MS: '2000' }, credits: 100 });
 let r: Receiver;
-
 beforeAll(async () => {
-  stack = await startStack({
-    env: {
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      WEBHOOK_TIMEOUT_MS: '1000',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '2000',
-    },
-  });
-  account = await createAccount(stack, { credits: 100 });
-  await seedCompany(stack);
-  r = await startReceiver({ secret: account.webhookSecret });
-});
-afterAll(async () => {
-  await r?.close();
-  await stack.stop();
+  r = await testBed.receiver();
 });
 
 test('a receiver that answers 500 until the retry window is over: the delivery is failed and nothing more is sent', async () => {
   r.answerWith(() => ({ status: 500 }));
-  const signalId = await leadsTo(stack, account, r.url);
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   await r.waitFor(1);
-  const [delivery] = await waitForDeliveries(stack, account, signalId, leadDeliveriesAre('failed'), 15_000);
+  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'), 15_000);
   const requests = r.requests.slice();
   // Retried with back-off until the 2 s were used up (the dev server fires retry timers about
   // a second apart at best, so that is two or three tries).
@@ -40,10 +21,10 @@ test('a receiver that answers 500 until the retry window is over: the delivery i
   expect(new Set(requests.map((q) => q.headers['x-webhook-id'])).size).toBe(1);
   expect(requests[requests.length - 1].at - requests[0].at).toBeLessThan(2500);
   expect(delivery).toMatchObject({ status: 'failed', attempts: requests.length, lastStatusCode: 500, nextAttemptAt: null });
-  await expect(stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).result()).resolves.toEqual({ status: 'failed' });
+  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).result()).resolves.toEqual({ status: 'failed' });
   await sleep(1500);
   expect(r.requests).toHaveLength(requests.length);
   // The lead stays readable whatever happened to its delivery.
-  const [{ n }] = await stack.db.query(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1`, [signalId]);
+  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1`, [signalId]);
   expect(n).toBe(1);
 });

@@ -1,29 +1,13 @@
-import { startStack, type Stack } from '../setup/stack';
-import { call, createAccount, type TestAccount } from '../setup/http';
-import { startReceiver, type Receiver } from './receiver';
+import { call } from '../setup/http';
+import { deliveryTestBed } from './fixtures';
 
-let stack: Stack;
-let account: TestAccount;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  stack = await startStack({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', WEBHOOK_TIMEOUT_MS: '1000' } });
-  account = await createAccount(stack, { credits: 100 });
-});
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-  await stack.stop();
-});
-
-async function receiver(secret: string | null = account.webhookSecret): Promise<Receiver> {
-  const r = await startReceiver({ secret });
-  receivers.push(r);
-  return r;
-}
+// A test send carries a sample lead, not one made from the database: no company to seed.
+const testBed = deliveryTestBed({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', WEBHOOK_TIMEOUT_MS: '1000' }, credits: 100, seedCompany: false });
+const { receiver } = testBed;
 
 async function draftSignal(webhookUrl?: string): Promise<string> {
-  const created = await call(`${stack.url}/api/v1/signals/job-changes`, {
-    token: account.apiKey,
+  const created = await call(`${testBed.stack.url}/api/v1/signals/job-changes`, {
+    token: testBed.account.apiKey,
     body: { name: 'Webhook test', ...(webhookUrl ? { webhookUrl } : {}), config: { jobTitles: ['Chief Technology Officer'] } },
   });
   if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
@@ -31,7 +15,7 @@ async function draftSignal(webhookUrl?: string): Promise<string> {
 }
 
 const testWebhook = (signalId: string, body?: unknown) =>
-  call(`${stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: account.apiKey, method: 'POST', ...(body ? { body } : {}) });
+  call(`${testBed.stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST', ...(body ? { body } : {}) });
 
 test('sends one signed sample lead marked is_test to the saved webhook and answers field by field', async () => {
   const r = await receiver();
@@ -56,7 +40,7 @@ test('sends one signed sample lead marked is_test to the saved webhook and answe
   // A second test is a new send with a new id; each is listed as a test delivery.
   await testWebhook(signalId);
   expect(r.requests[1].headers['x-webhook-id']).not.toBe(request.headers['x-webhook-id']);
-  const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: account.apiKey });
+  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, { token: testBed.account.apiKey });
   expect(page.body.total).toBe(2);
   expect(page.body.items.every((d: any) => d.kind === 'test' && d.status === 'delivered' && d.attempts === 1)).toBe(true);
 });
@@ -87,7 +71,7 @@ test('a receiver that does not answer in time gives success false and no status 
 test('a signal with no linked key is sent unsigned', async () => {
   const r = await receiver(null);
   const signalId = await draftSignal(r.url);
-  await stack.db.query(`UPDATE signals SET api_key_id = NULL WHERE id = $1`, [signalId]);
+  await testBed.stack.db.query(`UPDATE signals SET api_key_id = NULL WHERE id = $1`, [signalId]);
   const answer = await testWebhook(signalId);
   expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: false });
   expect(answer.body.payloadSent.signal.is_test).toBe(true);
@@ -109,14 +93,14 @@ test('422 with neither a saved webhook nor a url; 422 for a url that is not http
 
 test('with private targets refused, loopback is refused when dialled, by literal and by name, as a permanent failure', async () => {
   const { WebhookSender } = await import('../../src/services/deliveries/webhook-sender');
-  const guarded = new WebhookSender(stack.db, { WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+  const guarded = new WebhookSender(testBed.stack.db, { WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
   const r = await receiver();
   const signalId = await draftSignal(r.url);
   const port = new URL(r.url).port;
   for (const url of [r.url, `http://localhost:${port}/hooks/leads`, `http://[::ffff:127.0.0.1]:${port}/hooks/leads`]) {
-    const [{ id }] = await stack.db.query(
+    const [{ id }] = await testBed.stack.db.query(
       `INSERT INTO deliveries (id, signal_id, account_id, route, target, kind) VALUES (gen_random_uuid(), $1, $2, 'webhook', $3, 'test') RETURNING id`,
-      [signalId, account.accountId, url],
+      [signalId, testBed.account.accountId, url],
     );
     const result = await guarded.send({ deliveryId: id, attempt: 1, url, body: '{}', secret: null });
     expect(result).toMatchObject({ outcome: 'permanent', statusCode: null });
@@ -129,11 +113,11 @@ test('with private targets refused, loopback is refused when dialled, by literal
 test('the unprefixed path of the specification\'s introduction answers the same way', async () => {
   const r = await receiver();
   const signalId = await draftSignal(r.url);
-  const answer = await call(`${stack.url}/v1/signals/${signalId}/test-webhook`, { token: account.apiKey, method: 'POST' });
+  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST' });
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: true });
   expect(r.requests).toHaveLength(1);
   expect(r.requests[0].verified).toBe(true);
-  const unauthenticated = await call(`${stack.url}/v1/signals/${signalId}/test-webhook`, { method: 'POST' });
+  const unauthenticated = await call(`${testBed.stack.url}/v1/signals/${signalId}/test-webhook`, { method: 'POST' });
   expect(unauthenticated.status).toBe(401);
 });

@@ -1,38 +1,18 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { startStack, type Stack, TEST_ADMIN_TOKEN } from '../setup/stack';
-import { call, createAccount, type TestAccount } from '../setup/http';
+import { TEST_ADMIN_TOKEN } from '../setup/stack';
+import { call, createAccount } from '../setup/http';
 import { signWebhook, verifyWebhook } from '../../src/services/deliveries/webhook-signature';
-import { startReceiver, type Receiver } from './receiver';
+import { DELIVERY_ENV, deliveryTestBed } from './fixtures';
 
-let stack: Stack;
-let account: TestAccount;
-const receivers: Receiver[] = [];
+// Its leads work at a company of its own ('dc1', below), not at the one `leadsTo` uses.
+const testBed = deliveryTestBed({ env: DELIVERY_ENV, credits: 1000, seedCompany: false });
+const { receiver } = testBed;
 let seq = 0;
 
 beforeAll(async () => {
-  stack = await startStack({
-    env: {
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '20000',
-    },
-  });
-  account = await createAccount(stack, { credits: 1000 });
-  await stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
+  await testBed.stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
     VALUES ('dc1', 'Acme', 'acme', 'acme.com', 'Software Development', 120, '51-200', 'US', 'Austin')`);
 });
-afterAll(async () => {
-  for (const r of receivers) await r.close();
-  await stack.stop();
-});
-
-async function receiver(secret: string | null = account.webhookSecret): Promise<Receiver> {
-  const r = await startReceiver({ secret });
-  receivers.push(r);
-  return r;
-}
 
 /**
  * A fresh job change only this test's signal matches (its own title word), then an active
@@ -40,18 +20,18 @@ async function receiver(secret: string | null = account.webhookSecret): Promise<
  */
 async function leadTo(webhookUrl: string): Promise<{ signalId: string }> {
   const tag = `Zeta${++seq}x${Date.now()}`;
-  await stack.db.query(
+  await testBed.stack.db.query(
     `INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code)
      VALUES ($1, 'Ada', 'Lovelace', $2, 'Chief Technology Officer', 'dc1', 'Austin', 'US', 'TX')`,
     [`dp-${tag}`, `Head of ${tag}`],
   );
-  await stack.db.query(
+  await testBed.stack.db.query(
     `INSERT INTO events (id, type, occurred_at, company_id, person_id, data) VALUES ($1, 'job_change', now() - interval '1 day', 'dc1', $2,
      '{"previous_title":"VP Eng","previous_company":"Beta","new_title":"CTO","new_company":"Acme","new_job_started_on":"10/2026","new_job_start_month":"2026-10","change_type":"company"}')`,
     [`de-${tag}`, `dp-${tag}`],
   );
-  const created = await call(`${stack.url}/api/v1/signals/job-changes`, {
-    token: account.apiKey,
+  const created = await call(`${testBed.stack.url}/api/v1/signals/job-changes`, {
+    token: testBed.account.apiKey,
     body: { name: `Deliveries ${tag}`, status: 'active', webhookUrl, config: { customTitles: [tag], locations: ['Texas'] } },
   });
   if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
@@ -59,7 +39,7 @@ async function leadTo(webhookUrl: string): Promise<{ signalId: string }> {
 }
 
 async function deliveriesOf(signalId: string) {
-  const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: account.apiKey });
+  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, { token: testBed.account.apiKey });
   expect(page.status).toBe(200);
   return page.body;
 }
@@ -87,7 +67,7 @@ test('a lead arrives signed over its exact stored bytes, and the delivery is lis
   expect(request.headers['webhook-id']).toBe(request.headers['x-webhook-id']);
   expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
-  const [lead] = await stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1`, [signalId]);
+  const [lead] = await testBed.stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1`, [signalId]);
   expect(request.rawBody.toString('utf8')).toBe(lead.payload);
   expect(request.body.contact.lead_id).toBe(lead.id);
 
@@ -103,12 +83,12 @@ test('a lead arrives signed over its exact stored bytes, and the delivery is lis
     nextAttemptAt: null,
   });
   // Delivered by its batch's hand-off: no workflow of its own was needed.
-  await expect(stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
   // The receiver's check refuses a body changed by one byte.
   const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Ada', 'Adb'));
   expect(
     verifyWebhook({
-      secret: account.webhookSecret,
+      secret: testBed.account.webhookSecret,
       rawBody: tampered,
       signature: request.headers['x-webhook-signature'] as string,
       timestamp: request.headers['x-webhook-timestamp'] as string,
@@ -126,7 +106,7 @@ test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorde
   expect(second.rawBody.equals(first.rawBody)).toBe(true);
   const page = await waitForDeliveryStatus(signalId, 'delivered');
   expect(page.items[0]).toMatchObject({ attempts: 2, lastStatusCode: 200 });
-  const attempts = await stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
+  const attempts = await testBed.stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
     page.items[0].id,
   ]);
   expect(attempts).toEqual([
@@ -134,7 +114,7 @@ test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorde
     { attempt: 2, status_code: 200, error: null },
   ]);
   // The first attempt was the hand-off's; the retry was the delivery's own workflow.
-  await expect(stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).result()).resolves.toEqual({ status: 'delivered', statusCode: 200 });
+  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).result()).resolves.toEqual({ status: 'delivered', statusCode: 200 });
   await new Promise((res) => setTimeout(res, 500));
   expect(r.requests).toHaveLength(2);
 });
@@ -159,33 +139,33 @@ test('a 400 is a permanent failure: one attempt, delivery failed', async () => {
   expect(page.items[0]).toMatchObject({ attempts: 1, lastStatusCode: 400, lastError: 'receiver answered 400', nextAttemptAt: null });
   await new Promise((res) => setTimeout(res, 1000));
   expect(r.requests).toHaveLength(1);
-  const failed = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?status=failed`, { token: account.apiKey });
+  const failed = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=failed`, { token: testBed.account.apiKey });
   expect(failed.body.total).toBe(1);
-  const delivered = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?status=delivered`, { token: account.apiKey });
+  const delivered = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=delivered`, { token: testBed.account.apiKey });
   expect(delivered.body.total).toBe(0);
   // The lead stays readable whatever happened to its delivery.
-  const leads = await call(`${stack.url}/api/v1/signals/${signalId}/leads`, { token: account.apiKey });
+  const leads = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/leads`, { token: testBed.account.apiKey });
   expect(leads.body.total).toBe(1);
 });
 
 test('after the secret is regenerated, the next delivery is signed with the new one', async () => {
-  const regenerated = await call(`${stack.url}/admin/v1/api-keys/${account.keyId}/webhook-secret`, { token: TEST_ADMIN_TOKEN, method: 'POST' });
+  const regenerated = await call(`${testBed.stack.url}/admin/v1/api-keys/${testBed.account.keyId}/webhook-secret`, { token: TEST_ADMIN_TOKEN, method: 'POST' });
   expect(regenerated.status).toBe(200);
   const newSecret: string = regenerated.body.webhookSecret;
-  expect(newSecret).not.toBe(account.webhookSecret);
+  expect(newSecret).not.toBe(testBed.account.webhookSecret);
   const r = await receiver(newSecret);
   await leadTo(r.url);
   const [request] = await r.waitFor(1);
   expect(request.verified).toBe(true);
-  const old = signWebhook(account.webhookSecret, request.headers['x-webhook-timestamp'] as string, request.rawBody);
+  const old = signWebhook(testBed.account.webhookSecret, request.headers['x-webhook-timestamp'] as string, request.rawBody);
   expect(request.headers['x-webhook-signature']).not.toBe(old);
-  account.webhookSecret = newSecret;
+  testBed.account.webhookSecret = newSecret;
 });
 
 test('an unknown or foreign signal has no deliveries to list', async () => {
-  const other = await createAccount(stack, { credits: 10 });
+  const other = await createAccount(testBed.stack, { credits: 10 });
   const { signalId } = await leadTo((await receiver()).url);
-  const foreign = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries`, { token: other.apiKey });
+  const foreign = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, { token: other.apiKey });
   expect(foreign.status).toBe(404);
 });
 
@@ -194,15 +174,15 @@ test('deleting the signal cancels a delivery that is still being retried', async
   r.script(...Array.from({ length: 50 }, () => ({ status: 503 })));
   const { signalId } = await leadTo(r.url);
   await r.waitFor(2);
-  const [delivery] = await stack.db.query(`SELECT id FROM deliveries WHERE signal_id = $1`, [signalId]);
-  const deleted = await call(`${stack.url}/api/v1/signals/${signalId}`, { token: account.apiKey, method: 'DELETE' });
+  const [delivery] = await testBed.stack.db.query(`SELECT id FROM deliveries WHERE signal_id = $1`, [signalId]);
+  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
   expect(deleted.status).toBe(204);
-  const [row] = await stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
+  const [row] = await testBed.stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
   expect(row.status).toBe('cancelled');
   // Deleting cancels the delivery workflow itself, which ends cancelled and sends nothing more
   // (an attempt falling between the row's cancellation and the workflow's finds the row
   // cancelled and ends "settled": the same outcome). failures.test.ts pins the back-off case.
-  const handle = stack.temporal.workflow.getHandle(`delivery:${delivery.id}`);
+  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`);
   expect(['cancelled', 'settled']).toContain((await handle.result()).status);
   const count = r.requests.length;
   await new Promise((res) => setTimeout(res, 1500));

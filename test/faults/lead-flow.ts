@@ -280,6 +280,54 @@ export async function expectEveryLeadOnceBilledOnceDelivered(flow: LeadFlow): Pr
   return { repeatedLeads: [...perLead.values()].filter((c) => c > 1).length, requests: requests.length };
 }
 
+export interface FaultTestBed {
+  /** The file's running service; read it in hooks and tests, not while the file is loaded. */
+  readonly stack: Stack;
+  /** `prepareLeadFlow` on the file's stack; the flow's receiver is closed after the file's tests. */
+  prepareLeadFlow(leads: number): Promise<Omit<LeadFlow, 'signalId'>>;
+}
+
+/**
+ * One fault file's service and lead flow, set up before its test and taken down after it. Each
+ * file starts its stack its own way (on a PostgreSQL or Temporal of its own, or with the worker
+ * elsewhere), so it says how, and what else of its own must stop around it.
+ */
+export function faultTestBed(options: {
+  start: () => Promise<Stack>;
+  startTimeoutMs: number;
+  /** The file's own workers: stopped first, while the receiver and stack they use are still up. */
+  stopWorkers?: () => Promise<void>;
+  /** The file's own servers and files: stopped last, once the stack no longer uses them. */
+  stopServers?: () => Promise<void>;
+}): FaultTestBed {
+  let stack: Stack | undefined;
+  let receiver: Receiver | undefined;
+
+  beforeAll(async () => {
+    stack = await options.start();
+  }, options.startTimeoutMs);
+  afterAll(async () => {
+    await options.stopWorkers?.();
+    await receiver?.close();
+    await stack?.stop();
+    await options.stopServers?.();
+  });
+
+  const testBed: FaultTestBed = {
+    get stack() {
+      // A read at load time, before beforeAll, would otherwise be an undefined that fails far from its cause.
+      if (!stack) throw new Error("the fault test bed's stack is read before beforeAll has started it");
+      return stack;
+    },
+    async prepareLeadFlow(leads) {
+      const prepared = await prepareLeadFlow(testBed.stack, leads);
+      receiver = prepared.receiver;
+      return prepared;
+    },
+  };
+  return testBed;
+}
+
 /** A line in the test output saying what the fault did, for timings and the report. */
 export function note(file: string, line: string): void {
   // eslint-disable-next-line no-console

@@ -1,19 +1,10 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startStack, type Stack } from '../setup/stack';
-import type { Receiver } from '../deliveries/receiver';
+import { startStack } from '../setup/stack';
 import { findFreePort } from '../../src/net/ports';
 import { migrate } from '../../src/db/data-source';
-import {
-  FAULT_ENV,
-  activateSignal,
-  expectEveryLeadOnceBilledOnceDelivered,
-  note,
-  prepareLeadFlow,
-  waitForEveryLeadDelivered,
-  waitForProgress,
-} from './lead-flow';
+import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered, waitForProgress } from './lead-flow';
 import { startPostgresProcess, type PostgresProcess } from './postgres-process';
 
 /**
@@ -30,32 +21,29 @@ const LEADS = 150;
 let dir: string;
 let port: number;
 let postgres: PostgresProcess | undefined;
-let stack: Stack;
-let receiver: Receiver | undefined;
 
 const startPostgres = () => startPostgresProcess({ dataDir: path.join(dir, 'cluster'), port, persistent: true });
 
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'faults-postgres-'));
-  // Run as root, PostgreSQL runs as "postgres" and must be able to enter this directory.
-  chmodSync(dir, 0o711);
-  port = await findFreePort();
-  postgres = await startPostgres();
-  await migrate(postgres.url);
-  stack = await startStack({ env: { ...FAULT_ENV, DATABASE_URL: postgres.url } });
-}, 120_000);
-
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
-  await postgres?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+const testBed = faultTestBed({
+  start: async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'faults-postgres-'));
+    // Run as root, PostgreSQL runs as "postgres" and must be able to enter this directory.
+    chmodSync(dir, 0o711);
+    port = await findFreePort();
+    postgres = await startPostgres();
+    await migrate(postgres.url);
+    return startStack({ env: { ...FAULT_ENV, DATABASE_URL: postgres.url } });
+  },
+  startTimeoutMs: 120_000,
+  stopServers: async () => {
+    await postgres?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
 });
 
 test('PostgreSQL restarted mid-flow: each lead once, billed once, delivered under one X-Webhook-Id', async () => {
   const started = Date.now();
-  const prepared = await prepareLeadFlow(stack, LEADS);
-  receiver = prepared.receiver;
+  const prepared = await testBed.prepareLeadFlow(LEADS);
   const flow = await activateSignal(prepared);
 
   // Stop with leads being produced and deliveries under way, so both kinds of work are cut off.

@@ -1,6 +1,5 @@
-import { startStack, type Stack } from '../setup/stack';
-import type { Receiver } from '../deliveries/receiver';
-import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, note, prepareLeadFlow, waitForEveryLeadDelivered } from './lead-flow';
+import { startStack } from '../setup/stack';
+import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered } from './lead-flow';
 
 /**
  * A receiver flapping between 500 and 200 (every other request fails) while 150 leads are
@@ -11,22 +10,15 @@ import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, note
 const FILE = 'receiver-flapping';
 const LEADS = 150;
 
-let stack: Stack;
-let receiver: Receiver | undefined;
-
-beforeAll(async () => {
-  stack = await startStack({ env: { ...FAULT_ENV, WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '500' } });
-}, 60_000);
-
-afterAll(async () => {
-  await receiver?.close();
-  await stack?.stop();
+const testBed = faultTestBed({
+  start: () => startStack({ env: { ...FAULT_ENV, WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '500' } }),
+  startTimeoutMs: 60_000,
 });
 
 test('a receiver answering 500 and 200 in turn: each lead once, billed once, delivered, repeats under one X-Webhook-Id', async () => {
   const started = Date.now();
-  const prepared = await prepareLeadFlow(stack, LEADS);
-  receiver = prepared.receiver;
+  const prepared = await testBed.prepareLeadFlow(LEADS);
+  const { receiver } = prepared;
   // 500 and 200 in turn for every request, first attempts and retries alike: each 500 costs
   // its lead a retry, so about half the leads meet one, some several in a row. More turns than
   // the run uses: the flapping never stops before the leads are all through.
@@ -42,7 +34,7 @@ test('a receiver answering 500 and 200 in turn: each lead once, billed once, del
   // The flapping really happened: half the requests failed, and many leads needed a retry.
   expect(receiver.requests.filter((r) => r.status === 500).length).toBeGreaterThanOrEqual(LEADS / 2);
   expect(repeatedLeads).toBeGreaterThan(LEADS / 4);
-  const [{ retried }] = await stack.db.query(
+  const [{ retried }] = await testBed.stack.db.query(
     `SELECT count(*)::int AS retried FROM deliveries WHERE signal_id = $1 AND kind = 'lead' AND attempts > 1`,
     [flow.signalId],
   );

@@ -2,15 +2,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningWorker, type Stack } from '../setup/stack';
-import type { Receiver } from '../deliveries/receiver';
 import { startTemporalDevServer, type RunningDevServer } from '../../src/temporal/dev-server';
 import { findFreePort } from '../../src/net/ports';
 import {
   FAULT_ENV,
   activateSignal,
   expectEveryLeadOnceBilledOnceDelivered,
+  faultTestBed,
   note,
-  prepareLeadFlow,
   progressOf,
   waitForEveryLeadDelivered,
   waitForProgress,
@@ -31,9 +30,7 @@ const LEADS = 150;
 let dir: string;
 let port: number;
 let temporal: RunningDevServer | undefined;
-let stack: Stack;
 let supervisor: WorkerSupervisor | undefined;
-let receiver: Receiver | undefined;
 
 /** The server's warnings and errors, for the failure message of a stuck flow. */
 const serverLog: string[] = [];
@@ -105,29 +102,31 @@ class WorkerSupervisor {
   }
 }
 
-beforeAll(async () => {
-  // The state file on tmpfs where there is one: it survives the server's restart all the same,
-  // and the server's disk syncs (one per commit with SQLite's defaults: 150 leads then took
-  // ~100 s instead of ~25 s here) would only measure the disk of a shared, loaded machine.
-  dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'faults-temporal-'));
-  port = await findFreePort();
-  temporal = await startTemporal();
-  stack = await startStack({ worker: false, env: { ...FAULT_ENV, TEMPORAL_ADDRESS: temporal.address } });
-  supervisor = new WorkerSupervisor(stack);
-}, 120_000);
-
-afterAll(async () => {
-  await receiver?.close();
-  await supervisor?.stop();
-  await stack?.stop();
-  await temporal?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+const testBed = faultTestBed({
+  start: async () => {
+    // The state file on tmpfs where there is one: it survives the server's restart all the same,
+    // and the server's disk syncs (one per commit with SQLite's defaults: 150 leads then took
+    // ~100 s instead of ~25 s here) would only measure the disk of a shared, loaded machine.
+    dir = mkdtempSync(path.join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'faults-temporal-'));
+    port = await findFreePort();
+    temporal = await startTemporal();
+    const stack = await startStack({ worker: false, env: { ...FAULT_ENV, TEMPORAL_ADDRESS: temporal.address } });
+    supervisor = new WorkerSupervisor(stack);
+    return stack;
+  },
+  startTimeoutMs: 120_000,
+  stopWorkers: async () => {
+    await supervisor?.stop();
+  },
+  stopServers: async () => {
+    await temporal?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  },
 });
 
 test('Temporal restarted mid-flow: each lead once, billed once, delivered under one X-Webhook-Id', async () => {
   const started = Date.now();
-  const prepared = await prepareLeadFlow(stack, LEADS);
-  receiver = prepared.receiver;
+  const prepared = await testBed.prepareLeadFlow(LEADS);
   const flow = await activateSignal(prepared);
 
   // Stop with leads being produced and deliveries under way, so both kinds of work are cut off.

@@ -1,15 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { startStack, type Stack } from '../setup/stack';
-import type { Receiver } from '../deliveries/receiver';
-import {
-  FAULT_ENV,
-  activateSignal,
-  expectEveryLeadOnceBilledOnceDelivered,
-  note,
-  prepareLeadFlow,
-  waitForEveryLeadDelivered,
-  waitForProgress,
-} from './lead-flow';
+import { startStack } from '../setup/stack';
+import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered, waitForProgress } from './lead-flow';
 import { compiledProject, killWorker, spawnWorker } from '../setup/worker-process';
 
 /**
@@ -23,34 +14,32 @@ import { compiledProject, killWorker, spawnWorker } from '../setup/worker-proces
 const FILE = 'worker-killed';
 const LEADS = 500;
 
-let stack: Stack;
 let outDir: string;
 const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
-let receiver: Receiver | undefined;
 
-const startWorker = () => workers.push(spawnWorker({ outDir, stack, env: FAULT_ENV, output: workerOutput }));
-
-beforeAll(async () => {
-  const [started] = await Promise.all([startStack({ worker: false, env: FAULT_ENV }), compiledProject().then((dir) => void (outDir = dir))]);
-  stack = started;
-}, 150_000);
-
-afterAll(async () => {
-  await Promise.all(workers.map(killWorker));
-  await receiver?.close();
-  await stack?.stop();
+const testBed = faultTestBed({
+  start: async () => {
+    const [stack] = await Promise.all([startStack({ worker: false, env: FAULT_ENV }), compiledProject().then((dir) => void (outDir = dir))]);
+    return stack;
+  },
+  startTimeoutMs: 150_000,
+  stopWorkers: async () => {
+    await Promise.all(workers.map(killWorker));
+  },
 });
+
+const startWorker = () => workers.push(spawnWorker({ outDir, stack: testBed.stack, env: FAULT_ENV, output: workerOutput }));
 
 test('SIGKILL of the worker with 500 leads in flight, then a new worker: each lead once, billed once, delivered under one X-Webhook-Id', async () => {
   const started = Date.now();
-  const prepared = await prepareLeadFlow(stack, LEADS);
-  receiver = prepared.receiver;
+  const prepared = await testBed.prepareLeadFlow(LEADS);
+  const { receiver } = prepared;
   // Answers take a second, so the kill finds webhook requests open at the receiver: the worker
   // dies after sending and before hearing back, the case that must resend the same id.
   const SLOW_ANSWERS = 400;
   receiver.script(...Array.from({ length: SLOW_ANSWERS }, () => ({ status: 200, delayMs: 1000 })));
-  const heldOpen = () => receiver!.requests.slice(0, SLOW_ANSWERS).filter((r) => Date.now() - r.at < 800);
+  const heldOpen = () => receiver.requests.slice(0, SLOW_ANSWERS).filter((r) => Date.now() - r.at < 800);
 
   startWorker();
   const flow = await activateSignal(prepared);
@@ -77,6 +66,6 @@ test('SIGKILL of the worker with 500 leads in flight, then a new worker: each le
   note(FILE, `${requests} webhook requests; ${repeatedLeads} leads received more than once`);
   // The requests the dead worker never heard back from were sent again (under the same id,
   // checked above).
-  const received = (leadId: string) => receiver!.requests.filter((r) => r.body?.contact?.lead_id === leadId).length;
+  const received = (leadId: string) => receiver.requests.filter((r) => r.body?.contact?.lead_id === leadId).length;
   expect(openAtKill.filter((leadId) => received(leadId) < 2)).toEqual([]);
 }, 360_000);
