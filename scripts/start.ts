@@ -20,6 +20,7 @@ import {
   type ChildExit,
   type NodeChild,
 } from './process-tree';
+import { WORKER_NODE_FLAGS } from '../worker/node-flags';
 
 // Compiled to dist/scripts/start.js.
 const DIST = path.resolve(__dirname, '..');
@@ -192,7 +193,7 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
 
   // Started before the API so that /readyz, which wants a polling worker, can answer 200.
   const children = [
-    tree.add(spawnNode('worker', path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS)),
+    tree.add(spawnNode('worker', path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS)),
     tree.add(spawnNode('API', path.join(DIST, 'api', 'main.js'), env, CHILD_STOP_GRACE_MS)),
   ];
   for (const child of children) watch(child.name, child.exited);

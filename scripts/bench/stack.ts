@@ -15,6 +15,7 @@ import { prepare } from '../../src/bootstrap';
 import { findFreePort } from '../../src/net/ports';
 import { startEmbeddedPostgres } from '../../src/postgres/embedded';
 import { startTemporalDevServer } from '../../src/temporal/dev-server';
+import { WORKER_NODE_FLAGS } from '../../worker/node-flags';
 import { benchCpuSeconds, cpuSecondsOf, findPid, machineBusySeconds, postgresCpuSeconds, type CpuMeters } from './cpu';
 
 // Compiled to dist/scripts/bench/stack.js.
@@ -146,7 +147,7 @@ export class BenchStack {
 
   /** Starts a worker and waits until it polls both task queues (its identity carries its pid). */
   async startWorker(): Promise<ServiceProcess> {
-    const worker = this.spawnService('worker', path.join(DIST, 'worker', 'main.js'), this.options.workerNodeArgs ?? []);
+    const worker = this.spawnService('worker', path.join(DIST, 'worker', 'main.js'), [...WORKER_NODE_FLAGS, ...(this.options.workerNodeArgs ?? [])]);
     this.worker = worker;
     this.parts.push(worker);
     const deadline = Date.now() + READY_TIMEOUT_MS;
