@@ -208,7 +208,7 @@ export class Deliveries {
     };
     const sendable = counted.filter((row) => row.payload !== null);
     const sent = await inTurns(sendable, options.atOnce, async (row): Promise<AttemptRecord> => {
-      const body = row.kind === 'replay' ? replayBody(row.payload!) : row.payload!;
+      const body = webhookBody(row.kind, row.payload!);
       const result = await this.sender.sendUnrecorded({ deliveryId: row.id, attempt: row.attempts, url: row.target, body, secret: secretOf(row.sealed_secret) });
       return { deliveryId: row.id, attempt: row.attempts, result, at: new Date() };
     });
@@ -336,10 +336,8 @@ export class Deliveries {
   }
 
   private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; secret: string | null }) {
-    const { secret } = source;
-    // A replay sends the stored lead with `signal.is_replay` added; every other send, the stored bytes as is.
-    const body = delivery.kind === 'replay' ? replayBody(source.payload) : source.payload;
-    return this.sender.send({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret });
+    const body = webhookBody(delivery.kind, source.payload);
+    return this.sender.send({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret: source.secret });
   }
 
   /** A sequencer or CRM route: the same stored payload, mapped for the tool and pushed through its adapter. */
@@ -438,7 +436,12 @@ function sampleCandidate(signalTypeId: string): Candidate {
   };
 }
 
-/** What one webhook send means for its delivery. */
+/** A replay sends the stored lead with `signal.is_replay` added; every other send, the stored bytes as is. */
+function webhookBody(kind: string, payload: string): string {
+  return kind === 'replay' ? replayBody(payload) : payload;
+}
+
+/** What one send (a webhook, or a sequencer or CRM push) means for its delivery. */
 function outcomeOf(result: SendResult | PushResult): AttemptOutcome {
   if (result.outcome === 'ok') return { outcome: 'delivered', statusCode: result.statusCode };
   if (result.outcome === 'permanent') return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };

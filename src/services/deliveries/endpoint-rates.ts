@@ -161,8 +161,10 @@ export class DeliveryPacing {
   ): Promise<PacedOutcome[]> {
     const origins = planned.map((d) => (d.route === 'webhook' ? endpointOf(d.target) : null));
     const free = await this.rates.unpaced([...new Set(origins.filter((o): o is string => o !== null))]);
-    const together = planned.flatMap((_, i) => (origins[i] && free.has(origins[i]!) ? [i] : []));
-    const oneByOne = planned.flatMap((_, i) => (origins[i] && free.has(origins[i]!) ? [] : [i]));
+    const indexes = planned.map((_, i) => i);
+    const goesTogether = (i: number) => origins[i] !== null && free.has(origins[i]!);
+    const together = indexes.filter(goesTogether);
+    const oneByOne = indexes.filter((i) => !goesTogether(i));
     const outcomes = new Array<PacedOutcome>(planned.length);
     const sentTogether = await this.deliveries.attemptWebhooks(
       together.map((i) => planned[i]!.deliveryId),
