@@ -76,12 +76,18 @@ test('deleting the signal cancels a delivery waiting out its back-off: cancelled
   await r.waitFor(1);
   const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
   expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 429 });
+  // The row says "waiting" as soon as the hand-off records the 429; its workflow is started when
+  // the hand-off activity returns. Delete once the workflow is the one waiting.
+  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${waiting.id}`);
+  for (const until = Date.now() + 10_000; !(await handle.describe().then(() => true, () => false)); ) {
+    if (Date.now() > until) throw new Error(`the delivery workflow of ${waiting.id} was not started`);
+    await sleep(50);
+  }
 
   const started = Date.now();
   const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
   expect(deleted.status).toBe(204);
   // The workflow itself was cancelled: it ends now, not when the 10 s are over.
-  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${waiting.id}`);
   await expect(handle.result()).resolves.toEqual({ status: 'cancelled' });
   expect(Date.now() - started).toBeLessThan(5000);
   const [row] = await testBed.stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [waiting.id]);
