@@ -7,6 +7,14 @@ import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, leadDeliveriesAre, leadsTo
 const testBed = deliveryTestBed({ env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '500' }, credits: 1000 });
 const { receiver } = testBed;
 
+/** Polls `read` until it answers something (for writes that follow what a test can observe). */
+async function until<T>(read: () => Promise<T | null>, timeoutMs = 5000): Promise<T | null> {
+  for (const end = Date.now() + timeoutMs; ; await sleep(25)) {
+    const value = await read();
+    if (value !== null || Date.now() > end) return value;
+  }
+}
+
 const attemptsOf = (deliveryId: string) =>
   testBed.stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
 
@@ -102,7 +110,8 @@ test("a 429 waits Retry-After and lowers that endpoint's send rate for every del
   r.script({ status: 429, headers: { 'Retry-After': '2' } });
   const first = await leadsTo(testBed.stack, testBed.account, r.url);
   const [throttled] = await r.waitFor(1);
-  const note = await testBed.stack.services.deliveryPacing.rates.state(origin);
+  // The note is written once the answer is back, a moment after the receiver logged the request.
+  const note = await until(() => testBed.stack.services.deliveryPacing.rates.state(origin));
   expect(note).toMatchObject({ minIntervalMs: 500, throttleCount: 1 });
   expect(Math.abs(note!.throttledUntil!.getTime() - (throttled.at + 2000))).toBeLessThan(500);
 
@@ -256,5 +265,30 @@ test('one hand-off batch with every kind of answer: each delivery is settled, re
   expect(afterRetryAfter.at - throttled.at).toBeGreaterThanOrEqual(900);
   // The 429 in the batch taught the endpoint's note, as a single send's would.
   expect(await testBed.stack.services.deliveryPacing.rates.state(origin)).toMatchObject({ throttleCount: 1 });
+  expect(r.requests.every((q) => q.verified)).toBe(true);
+});
+
+test('a 429 in a hand-off batch stops the batch sending to that endpoint: the rest waits for Retry-After', async () => {
+  const r = await receiver();
+  // Every lead of one batch (40, more than the 16 sends at once) is answered 429 the first time.
+  const answered = new Set<string>();
+  r.answerWith((body) => {
+    const leadId = body?.contact?.lead_id as string;
+    if (answered.has(leadId)) return { status: 200 };
+    answered.add(leadId);
+    return { status: 429, headers: { 'Retry-After': '3' } };
+  });
+  const signalId = await leadsTo(testBed.stack, testBed.account, r.url, 40);
+  const [first] = await r.waitFor(1);
+  await sleep(2000);
+  // Only what was already on its way when the first 429 came back reached the receiver.
+  const beforeRetryAfter = r.requests.filter((q) => q.at < first.at + 2500);
+  expect(beforeRetryAfter.length).toBeLessThanOrEqual(16);
+  expect(beforeRetryAfter.length).toBeGreaterThanOrEqual(1);
+  const items = await deliveriesOf(testBed.stack, testBed.account, signalId);
+  expect(items).toHaveLength(40);
+  // Held back is not attempted: only the sent ones count an attempt, and every one is pending.
+  expect(items.filter((d) => d.attempts === 1)).toHaveLength(beforeRetryAfter.length);
+  expect(items.every((d) => d.status === 'pending')).toBe(true);
   expect(r.requests.every((q) => q.verified)).toBe(true);
 });

@@ -8,6 +8,7 @@ import type { Candidate } from '../leads/candidate';
 import { buildLeadPayload } from '../leads/payload';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { inTurns } from './in-turns';
+import { endpointOf } from './endpoint-rates';
 import { replayBody } from './replays';
 import { destinationRoutesOf, type DestinationSender, type PushResult } from './destination-sender';
 
@@ -183,13 +184,15 @@ export class Deliveries {
    * One attempt of each of these pending webhook deliveries, bookkept for the whole batch: one
    * statement counts every attempt and brings back the payloads and secrets, the sends run
    * `atOnce` at a time, and one statement records every attempt and its outcome. Same rules
-   * and rows as `attempt`, a few statements per batch instead of three per delivery. A crash
-   * between the two statements leaves the deliveries pending: the retried batch sends them
-   * again under the same X-Webhook-Id. Answers the outcomes in the order of `deliveryIds`.
+   * and rows as `attempt`, two statements per batch instead of three per delivery. Once an
+   * endpoint answers 429, nothing more of the batch is sent to it: those deliveries are
+   * uncounted again and answer `unsent`, for the caller to pace. A crash between the two
+   * statements leaves the deliveries pending: the retried batch sends them again under the same
+   * X-Webhook-Id. Answers the outcomes in the order of `deliveryIds`.
    */
-  async attemptWebhooks(deliveryIds: string[], options: { backoffMs: number; atOnce: number }): Promise<AttemptOutcome[]> {
+  async attemptWebhooks(deliveryIds: string[], options: { backoffMs: number; atOnce: number }): Promise<Array<AttemptOutcome | { outcome: 'unsent' }>> {
     if (deliveryIds.length === 0) return [];
-    const [counted]: [Array<{ id: string; target: string; attempts: number; kind: string; payload: string | null; sealed_secret: string | null }>] =
+    const [pending]: [Array<{ id: string; target: string; attempts: number; kind: string; payload: string | null; sealed_secret: string | null }>] =
       await this.db.query(
         `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now()
          WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending' AND d.route = 'webhook'
@@ -199,36 +202,42 @@ export class Deliveries {
             WHERE s.id = d.signal_id) AS sealed_secret`,
         [deliveryIds],
       );
-    const byId = new Map(counted.map((row) => [row.id, row]));
+    const byId = new Map(pending.map((row) => [row.id, row]));
     // A batch is one signal's: its secret is opened once, not once per lead.
     const secrets = new Map<string | null, string | null>([[null, null]]);
     const secretOf = (sealed: string | null) => {
       if (!secrets.has(sealed)) secrets.set(sealed, this.apiKeys.openWebhookSecret(sealed));
       return secrets.get(sealed)!;
     };
-    const sendable = counted.filter((row) => row.payload !== null);
-    const sent = await inTurns(sendable, options.atOnce, async (row): Promise<AttemptRecord> => {
+    const throttled = new Set<string | null>();
+    const sendable = pending.filter((row) => row.payload !== null);
+    const answers = await inTurns(sendable, options.atOnce, async (row): Promise<AttemptRecord | null> => {
+      const origin = endpointOf(row.target);
+      if (throttled.has(origin)) return null;
+      const attempt = row.attempts;
       const body = webhookBody(row.kind, row.payload!);
-      const result = await this.sender.sendUnrecorded({ deliveryId: row.id, attempt: row.attempts, url: row.target, body, secret: secretOf(row.sealed_secret) });
-      return { deliveryId: row.id, attempt: row.attempts, result, at: new Date() };
+      const result = await this.sender.sendUnrecorded({ deliveryId: row.id, attempt, url: row.target, body, secret: secretOf(row.sealed_secret) });
+      if (result.outcome === 'retry' && result.statusCode === 429) throttled.add(origin);
+      return { deliveryId: row.id, attempt, result, at: new Date() };
     });
-    await this.recordWebhookOutcomes(sent, options.backoffMs);
-    for (const row of counted) if (row.payload === null) await this.settle(row.id, 'failed', null, 'lead no longer exists');
+    const sent = answers.filter((record): record is AttemptRecord => record !== null);
+    const held = sendable.filter((_, i) => answers[i] === null).map((row) => row.id);
+    await this.recordWebhookOutcomes(sent, held, options.backoffMs);
+    for (const row of pending) if (row.payload === null) await this.settle(row.id, 'failed', null, 'lead no longer exists');
 
     const outcomes = new Map(sent.map((record) => [record.deliveryId, outcomeOf(record.result)]));
     const settledStatus = deliveryIds.some((id) => !byId.has(id)) ? await this.statusesOf(deliveryIds.filter((id) => !byId.has(id))) : new Map();
-    return deliveryIds.map(
-      (id): AttemptOutcome =>
-        outcomes.get(id) ??
-        (byId.has(id)
-          ? { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' }
-          : { outcome: 'settled', status: settledStatus.get(id) ?? 'cancelled' }),
-    );
+    return deliveryIds.map((id) => {
+      const row = byId.get(id);
+      if (!row) return { outcome: 'settled', status: settledStatus.get(id) ?? 'cancelled' };
+      if (row.payload === null) return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
+      return outcomes.get(id) ?? { outcome: 'unsent' };
+    });
   }
 
-  /** The attempt rows and each delivery's new state, in one statement. */
-  private async recordWebhookOutcomes(sent: AttemptRecord[], backoffMs: number): Promise<void> {
-    if (sent.length === 0) return;
+  /** The attempt rows and each delivery's new state, and the count taken back for those held back, in one statement. */
+  private async recordWebhookOutcomes(sent: AttemptRecord[], held: string[], backoffMs: number): Promise<void> {
+    if (sent.length === 0 && held.length === 0) return;
     const statusOf = (r: SendResult) => (r.outcome === 'ok' ? 'delivered' : r.outcome === 'permanent' ? 'failed' : 'pending');
     await this.db.query(
       `WITH outcome AS (
@@ -237,6 +246,8 @@ export class Deliveries {
        ), attempts AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
          SELECT delivery_id, attempt, at, status_code, duration_ms, error FROM outcome
+       ), not_attempted AS (
+         UPDATE deliveries SET attempts = attempts - 1, updated_at = now() WHERE id = ANY($9::uuid[])
        )
        UPDATE deliveries d SET status = o.status, last_status_code = o.status_code, last_error = o.error, updated_at = now(),
          next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + make_interval(secs => o.wait_ms / 1000.0) END
@@ -250,6 +261,7 @@ export class Deliveries {
         sent.map((s) => (s.result.outcome === 'ok' ? null : s.result.error)),
         sent.map((s) => statusOf(s.result)),
         sent.map((s) => (s.result.outcome === 'retry' ? (s.result.retryAfterMs ?? backoffMs) : null)),
+        held,
       ],
     );
   }

@@ -152,8 +152,9 @@ export class DeliveryPacing {
    * One attempt of each of a batch's deliveries, keeping to each endpoint's pace. Webhooks to
    * an endpoint that holds nothing back go out together, bookkept in a few statements for the
    * batch (`Deliveries.attemptWebhooks`); a 429 among them teaches the endpoint's note as it
-   * would one at a time. The rest (paced endpoints, sequencers, CRMs) go one by one through
-   * `attempt`. Answers the outcomes in the order of `planned`.
+   * would one at a time, and what the batch then held back waits for its slot like the rest.
+   * The rest (paced endpoints, sequencers, CRMs) go one by one through `attempt`. Answers the
+   * outcomes in the order of `planned`.
    */
   async attemptMany(
     planned: Array<{ deliveryId: string; route: string; target: string }>,
@@ -164,19 +165,22 @@ export class DeliveryPacing {
     const indexes = planned.map((_, i) => i);
     const goesTogether = (i: number) => origins[i] !== null && free.has(origins[i]!);
     const together = indexes.filter(goesTogether);
-    const oneByOne = indexes.filter((i) => !goesTogether(i));
     const outcomes = new Array<PacedOutcome>(planned.length);
     const sentTogether = await this.deliveries.attemptWebhooks(
       together.map((i) => planned[i]!.deliveryId),
       { backoffMs: options.backoffMs, atOnce: options.atOnce },
     );
+    // Not sent because their endpoint answered 429 meanwhile: paced below, after the note is written.
+    const unsent: number[] = [];
     for (const [k, i] of together.entries()) {
       const result = sentTogether[k]!;
-      outcomes[i] = result;
+      if (result.outcome === 'unsent') unsent.push(i);
+      else outcomes[i] = result;
       if (result.outcome === 'retry' && result.statusCode === 429) {
         await this.rates.recordThrottled(origins[i]!, result.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
       }
     }
+    const oneByOne = [...indexes.filter((i) => !goesTogether(i)), ...unsent];
     const sentOneByOne = await inTurns(oneByOne, options.atOnce, (i) => this.attempt(planned[i]!.deliveryId, options, planned[i]));
     oneByOne.forEach((i, k) => (outcomes[i] = sentOneByOne[k]!));
     return outcomes;
