@@ -1,76 +1,46 @@
-import { ApplicationFailure, activityInfo, heartbeat, sleep } from '@temporalio/activity';
+import { ApplicationFailure, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
-import { deliveryTaskQueue } from '../src/config';
-import { DELIVERY_WAIT_IN_PLACE_MS, type DeliveryPlan, type HandOffOutcome } from '../workflows/delivery-messages';
-import type { ReplayCursor } from '../workflows/replay-messages';
+import type { DeliveryRetrySettings, ReplayCursor } from '../src/temporal/contract';
 import { enrichmentActivities } from './enrichment';
 
 /**
- * Activities are thin: each calls one service function. Built with the process's services so
- * that workflow code only ever sees their types.
+ * Longest wait for a throttled webhook endpoint's next send slot inside one attempt (a local
+ * activity, so kept short); a longer one ends the attempt as deferred and the lead workflow
+ * sleeps until the slot is near.
+ */
+const ATTEMPT_WAIT_IN_PLACE_MS = 1_000;
+
+/**
+ * Activities are thin: each calls the service functions of one step. Built with the process's
+ * services so that workflow code only ever sees their types.
  */
 export function createActivities(services: Services) {
-  const deliveryRetryPlan = (): Omit<DeliveryPlan, 'deliveries'> => {
-    const { config } = services;
-    return {
-      taskQueue: deliveryTaskQueue(config),
-      retry: {
+  const { config } = services;
+  return {
+    ...enrichmentActivities(services),
+    /**
+     * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
+     * counters), with the delivery settings of this process for the lead workflows it starts.
+     */
+    async produceLeads(signalId: string, handOff: { started: string[]; starting: string[] }) {
+      const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId, handOff));
+      const retry: DeliveryRetrySettings = {
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         initialMs: config.WEBHOOK_RETRY_INITIAL_MS,
         maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
         windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
-      },
-    };
-  };
-  return {
-    ...enrichmentActivities(services),
-    async recordProbeStep(probeId: string, step: number): Promise<number> {
-      return services.workflowProbes.recordStep(probeId, step);
+      };
+      return { ...batch, retry };
     },
-    async produceLeads(signalId: string) {
-      return whileHeartbeating(() => services.leadProduction.produceBatch(signalId));
+    /** The lead's paid extra (the email, charged where its type prices it) and a delivery row per route. */
+    async prepareLead(leadId: string) {
+      const email = await services.leads.findEmail(leadId);
+      const deliveries = await services.deliveries.createRoutes(leadId);
+      return { email, deliveries };
     },
-    async markLeadsHandedOff(leadIds: string[]): Promise<void> {
-      await services.leadProduction.markHandedOff(leadIds);
-    },
-    async findLeadEmail(leadId: string) {
-      return services.leads.findEmail(leadId);
-    },
-    /** The lead's deliveries, with the retry settings of this process's configuration (lead workflows of earlier versions). */
-    async createLeadDeliveries(leadId: string): Promise<DeliveryPlan> {
-      return { deliveries: await services.deliveries.createForLead(leadId), ...deliveryRetryPlan() };
-    },
-    /** A produced batch's extras, deliveries and first attempts; answers what still needs retrying. */
-    async handOffLeads(leadIds: string[]): Promise<HandOffOutcome> {
-      const plan = deliveryRetryPlan();
-      const result = await whileHeartbeating(() =>
-        services.leadHandOff.handOff(leadIds, { retryInitialMs: plan.retry.initialMs, wait: (ms) => sleep(ms) }),
-      );
-      return { ...result, ...plan };
-    },
-    /**
-     * One attempt of a delivery. Failures become Temporal's retry decisions: 429 waits the
-     * receiver's Retry-After, 5xx/time-outs take the policy's back-off, the rest is permanent.
-     */
-    async attemptDelivery(deliveryId: string, retry: { initialMs: number; maxIntervalMs: number; priorAttempts?: number }) {
-      const attempt = activityInfo().attempt + (retry.priorAttempts ?? 0);
-      const backoffMs = Math.min(retry.initialMs * 2 ** (attempt - 1), retry.maxIntervalMs);
-      // Heartbeating, so a cancellation reaches the attempt (and stops a wait for a throttled endpoint).
-      const result = await whileHeartbeating(() =>
-        services.deliveryPacing.attempt(deliveryId, { backoffMs, maxWaitMs: DELIVERY_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) }),
-      );
-      if (result.outcome === 'deferred') {
-        // Not an attempt: the endpoint asked for a slower pace; come back when its slot is near.
-        throw ApplicationFailure.create({ message: `endpoint throttled for ${result.waitMs} ms`, type: 'EndpointThrottled', nextRetryDelay: result.waitMs });
-      }
-      if (result.outcome === 'permanent') {
-        throw ApplicationFailure.create({ message: result.error, type: 'PermanentDeliveryFailure', nonRetryable: true, details: [result.statusCode] });
-      }
-      if (result.outcome === 'retry' && result.retryAfterMs !== undefined) {
-        throw ApplicationFailure.create({ message: result.error, type: 'ReceiverThrottled', nextRetryDelay: result.retryAfterMs });
-      }
-      if (result.outcome === 'retry') throw ApplicationFailure.create({ message: result.error, type: 'DeliveryAttemptFailed' });
-      return result;
+    /** One attempt of a delivery, classified: the lead workflow decides what waits and how long. */
+    async attemptDelivery(deliveryId: string, backoff: { initialMs: number; maxIntervalMs: number }) {
+      return services.deliveries.attempt(deliveryId, { backoff, maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) });
     },
     async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
       await services.deliveries.markFailed(deliveryId, reason);

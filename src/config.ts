@@ -62,6 +62,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return parsed.data;
 }
 
-export function deliveryTaskQueue(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>): string {
-  return `${config.TEMPORAL_TASK_QUEUE}-deliveries`;
-}

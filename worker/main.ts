@@ -1,4 +1,5 @@
-import { deliveryTaskQueue, loadConfig } from '../src/config';
+import { loadConfig } from '../src/config';
+import { deliveryTaskQueue } from '../src/temporal/contract';
 import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
 import { connectTemporal } from '../src/temporal/client';

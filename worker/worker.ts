@@ -1,7 +1,7 @@
 import { NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { Services } from '../src/services';
-import { deliveryTaskQueue } from '../src/config';
+import { deliveryTaskQueue } from '../src/temporal/contract';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 
 export interface WorkerTarget {

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { BULK_SLICE_SIZE, type BulkEnrichmentInput } from './enrichment-messages';
+import { BULK_SLICE_SIZE, type BulkEnrichmentInput } from '../src/temporal/contract';
 
 const { enrichBulkSlice, finishBulkJob } = proxyActivities<Activities>({
   // A slice is ten lookups side by side: one live latency plus database time.

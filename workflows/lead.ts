@@ -1,30 +1,89 @@
-import { proxyActivities } from '@temporalio/workflow';
+import {
+  CancellationScope,
+  isCancellation,
+  proxyLocalActivities,
+  setCurrentDetails,
+  sleep,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { startDeliveryWorkflow } from './delivery-start';
+import type { LeadWorkflowInput, LeadWorkflowResult, RouteOutcome } from '../src/temporal/contract';
+import { RouteBoard } from './route-board';
 
-// Both are a few queries: a short time-out lets a new worker take over soon after a crash.
-const { findLeadEmail, createLeadDeliveries } = proxyActivities<Activities>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+// Local activities: a lead whose routes all answer at once finishes in a single workflow task.
+// Failures of our own (database down) retry here; what a receiver answers comes back as a value.
+const localRetry = { initialInterval: '1 second', maximumInterval: '30 seconds' } as const;
+const { prepareLead, markDeliveryFailed, markDeliveryCancelled } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: localRetry,
 });
 
-export interface LeadWorkflowInput {
-  leadId: string;
-  signalId: string;
-  /** The deliveries' task queue; absent for leads handed off before deliveries existed. */
-  deliveryTaskQueue?: string;
-}
-
 /**
- * One per lead of the versions that handed leads off one workflow each; kept so that those
- * runs replay and finish. Leads are now handed off in batches by the signal workflow's
- * `handOffLeads` activity (docs/decisions.md, "Hand-off in batches").
+ * `lead:{leadId}`, one per produced lead, started by its signal's workflow. The lead's credits
+ * were charged with its row; this workflow owns the rest of its per-lead work: the email extra,
+ * then every route (webhook, sequencers, CRMs) side by side. An answer that asks to wait (5xx,
+ * time-out, 429) waits here on a durable timer for the delay the delivery service chose, until
+ * the retry window counted from the route's first attempt runs out. PostgreSQL records every
+ * attempt; the current details say where each route stands.
  */
-export async function leadWorkflow(input: LeadWorkflowInput): Promise<{ email: string; deliveries: number }> {
-  const email = await findLeadEmail(input.leadId);
-  const plan = await createLeadDeliveries(input.leadId);
-  for (const delivery of plan.deliveries) {
-    await startDeliveryWorkflow(delivery, input.deliveryTaskQueue ?? plan.taskQueue, plan.retry);
+export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkflowResult> {
+  const { attemptDelivery } = proxyLocalActivities<Activities>({
+    // The receiver's time-out, a short wait for a throttled endpoint's slot, and the bookkeeping.
+    startToCloseTimeout: input.retry.timeoutMs + 30_000,
+    retry: localRetry,
+  });
+  const backoff = { initialMs: input.retry.initialMs, maxIntervalMs: input.retry.maxIntervalMs };
+  const { email, deliveries } = await prepareLead(input.leadId);
+  const board = new RouteBoard(deliveries);
+  setCurrentDetails(board.describe());
+
+  const routes: Record<string, RouteOutcome> = {};
+  try {
+    await Promise.all(deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery.deliveryId))));
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // The signal was deleted: nothing more is sent, and the rows say cancelled (non-cancellable,
+    // or the cancellation would stop these writes too).
+    await CancellationScope.nonCancellable(async () => {
+      for (const delivery of board.unsettled()) {
+        await markDeliveryCancelled(delivery.deliveryId);
+        routes[delivery.route] = board.settle(delivery.deliveryId, 'cancelled', 'signal deleted');
+      }
+    });
+    setCurrentDetails(board.describe());
   }
-  return { email, deliveries: plan.deliveries.length };
+  return { email, routes };
+
+  async function deliver(deliveryId: string): Promise<RouteOutcome> {
+    let windowEndsAt: number | undefined;
+    for (;;) {
+      const outcome = await attemptDelivery(deliveryId, backoff);
+      windowEndsAt ??= Date.now() + input.retry.windowMs;
+      switch (outcome.outcome) {
+        case 'delivered':
+          return settled('delivered', outcome.statusCode === null ? 'delivered' : `delivered (${outcome.statusCode})`);
+        case 'settled':
+          return settled(outcome.status === 'pending' ? 'failed' : outcome.status, `already ${outcome.status}`);
+        case 'permanent':
+          return settled('failed', outcome.error);
+        case 'retry':
+        case 'deferred': {
+          const why = outcome.outcome === 'deferred' ? 'the endpoint asked us to slow down' : outcome.error;
+          if (Date.now() + outcome.retryInMs >= windowEndsAt) {
+            const reason = `retry window of ${input.retry.windowMs} ms exhausted (last: ${why})`;
+            await markDeliveryFailed(deliveryId, reason);
+            return settled('failed', reason);
+          }
+          board.retrying(deliveryId, Date.now() + outcome.retryInMs, why);
+          setCurrentDetails(board.describe());
+          await sleep(outcome.retryInMs);
+        }
+      }
+    }
+
+    function settled(status: RouteOutcome, detail: string): RouteOutcome {
+      board.settle(deliveryId, status, detail);
+      setCurrentDetails(board.describe());
+      return status;
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import type { PhoneLookupInput } from './enrichment-messages';
+import type { PhoneLookupInput } from '../src/temporal/contract';
 
 const { lookUpPhone, failPhoneLookup } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -1,6 +1,6 @@
 import { continueAsNew, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities';
-import { REPLAY_MAX_WAIT_MS, type ReplayResult, type ReplayWorkflowInput } from './replay-messages';
+import { REPLAY_MAX_WAIT_MS, type ReplayResult, type ReplayWorkflowInput } from '../src/temporal/contract';
 
 /** Leads read and replay deliveries made per activity. */
 const PAGE_SIZE = 200;

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChildProcess } from 'node:child_process';
 import { Client as PgClient } from 'pg';
-import { signalWorkflowId, stateQuery, type SignalWorkflowState } from '../../workflows/signal-messages';
+import { signalWorkflowId, signalStateQuery as stateQuery, type SignalWorkflowState } from '../../src/temporal/contract';
 import { call, createAccount, expectStatus } from './http';
 import type { BenchReceiver } from './receiver';
 import type { BenchStack } from './stack';

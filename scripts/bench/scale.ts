@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { signalWorkflowId, stateQuery, type SignalWorkflowState } from '../../workflows/signal-messages';
+import { signalWorkflowId, signalStateQuery as stateQuery, type SignalWorkflowState } from '../../src/temporal/contract';
 import { call, createAccount, eachWithin, expectStatus } from './http';
 import { residentMB, type BenchStack } from './stack';
 
@@ -101,7 +101,7 @@ export async function runScale(stack: BenchStack, options: { signals: number }, 
   started = performance.now();
   await eachWithin(ids, CONCURRENCY, signalCall('pause'));
   const pauseApiMs = performance.now() - started;
-  await untilAll(stack, ids, (s) => s.paused, 600_000);
+  await untilAll(stack, ids, (s) => s.status === 'paused', 600_000);
   const allPausedMs = performance.now() - started;
   log(`  paused all: API ${(pauseApiMs / 1000).toFixed(1)} s, every workflow paused after ${(allPausedMs / 1000).toFixed(1)} s`);
 
@@ -109,7 +109,7 @@ export async function runScale(stack: BenchStack, options: { signals: number }, 
   await eachWithin(ids, CONCURRENCY, signalCall('resume'));
   const resumeApiMs = performance.now() - started;
   // A resume wakes the workflow for an evaluation: done when that evaluation is over.
-  await untilAll(stack, ids, (s) => !s.paused && s.evaluations >= 2 && !s.evaluating, 600_000);
+  await untilAll(stack, ids, (s) => s.status !== 'paused' && s.evaluations >= 2 && !s.evaluating, 600_000);
   const allEvaluatedMs = performance.now() - started;
   log(`  resumed all: API ${(resumeApiMs / 1000).toFixed(1)} s, every workflow evaluated after ${(allEvaluatedMs / 1000).toFixed(1)} s`);
 

@@ -5,7 +5,6 @@ import { Account } from './entities/account';
 import { ApiKey } from './entities/api-key';
 import { CreditLedgerEntry } from './entities/credit-ledger-entry';
 import { CrmConnection } from './entities/crm-connection';
-import { WorkflowProbe } from './entities/workflow-probe';
 import { Signal } from './entities/signal';
 import { WatchedCompany } from './entities/watched-company';
 import { Foundation1732240000000 } from './migrations/1732240000000-foundation';
@@ -18,7 +17,7 @@ import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhoo
 import { EvaluationIndexes1732240600000 } from './migrations/1732240600000-evaluation-indexes';
 import { closePreparedPool } from './prepared';
 
-export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, WorkflowProbe, Signal, WatchedCompany];
+export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, Signal, WatchedCompany];
 export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -7,7 +7,6 @@ import { Accounts } from './accounts';
 import { ApiKeys } from './api-keys';
 import { Credits } from './credits';
 import { CrmConnections } from './crm-connections';
-import { WorkflowProbes } from './workflow-probes';
 import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
@@ -17,10 +16,9 @@ import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
-import { LeadHandOff } from './deliveries/lead-hand-off';
 import { Deliveries } from './deliveries/deliveries';
 import { WebhookSender } from './deliveries/webhook-sender';
-import { DeliveryPacing, EndpointRates } from './deliveries/endpoint-rates';
+import { EndpointRates } from './deliveries/endpoint-rates';
 import { WebhookReplays } from './deliveries/replays';
 import { DestinationSender } from './deliveries/destination-sender';
 import { Integrations } from './integrations';
@@ -72,7 +70,6 @@ export function createServices(deps: ServiceDeps) {
     leadProduction: new LeadProduction(deps.db, credits, clock),
     leads: new Leads(deps.db, credits),
     funnel: new Funnel(deps.db, clock),
-    workflowProbes: new WorkflowProbes(deps.db),
     ingestion: new Ingestion(deps.db),
     enrichment: createEnrichment(deps, credits),
     search: new Search(deps.db),
@@ -82,15 +79,12 @@ export function createServices(deps: ServiceDeps) {
       apiKeys,
       new WebhookSender(deps.db, deps.config),
       new DestinationSender(deps.db, integrations, crmConnections, deps.config),
+      new EndpointRates(deps.db),
     ),
   };
-  // Built on the deliveries: the per-endpoint send pace (429s) and the webhook replay.
-  const deliveryPacing = new DeliveryPacing(deps.db, services.deliveries, new EndpointRates(deps.db));
   return {
     ...services,
-    deliveryPacing,
-    leadHandOff: new LeadHandOff(deps.db, services.leads, services.deliveries, deliveryPacing, services.leadProduction),
-    webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deliveryPacing, deps.temporal),
+    webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deps.temporal),
   };
 }
 

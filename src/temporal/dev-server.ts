@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { assertPortFree, findFreePort } from '../net/ports';
 import { findTemporalCli, missingTemporalCliMessage } from './cli';
-import { devServerSearchAttributeFlags, searchAttributeKeys } from './search-attributes';
+import { devServerSearchAttributeFlags, searchAttributeKeys } from './contract/search-attributes';
 
 export interface DevServerOptions {
   /** Frontend gRPC port; 0 or undefined picks a free one. */

@@ -1,5 +1,6 @@
+import { leadWorkflowId } from '../../src/temporal/contract';
 import { call } from '../setup/http';
-import { endpointOf } from '../../src/services/deliveries/endpoint-rates';
+import { endpointOf } from '../../src/services/deliveries/endpoint';
 import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitForDeliveries } from './fixtures';
 
 /** Receivers that hang, go away, redirect or throttle, against the real worker and Temporal. */
@@ -84,11 +85,12 @@ test('deleting the signal cancels a delivery waiting out its back-off: cancelled
   await r.waitFor(1);
   const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
   expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 429 });
-  // The row says "waiting" as soon as the hand-off records the 429; its workflow is started when
-  // the hand-off activity returns. Delete once the workflow is the one waiting.
-  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${waiting.id}`);
-  for (const until = Date.now() + 10_000; !(await handle.describe().then(() => true, () => false)); ) {
-    if (Date.now() > until) throw new Error(`the delivery workflow of ${waiting.id} was not started`);
+  // The row says "waiting" as soon as the attempt records the 429; delete once the lead
+  // workflow is the one waiting (its timer started).
+  const handle = testBed.stack.temporal.workflow.getHandle(leadWorkflowId(waiting.leadId));
+  const timerStarted = async () => (await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ?? false;
+  for (const until = Date.now() + 10_000; !(await timerStarted()); ) {
+    if (Date.now() > until) throw new Error(`the lead workflow of ${waiting.leadId} is not waiting`);
     await sleep(50);
   }
 
@@ -96,7 +98,7 @@ test('deleting the signal cancels a delivery waiting out its back-off: cancelled
   const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
   expect(deleted.status).toBe(204);
   // The workflow itself was cancelled: it ends now, not when the 10 s are over.
-  await expect(handle.result()).resolves.toEqual({ status: 'cancelled' });
+  await expect(handle.result()).resolves.toMatchObject({ routes: { webhook: 'cancelled' } });
   expect(Date.now() - started).toBeLessThan(5000);
   const [row] = await testBed.stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [waiting.id]);
   expect(row).toEqual({ status: 'cancelled', attempts: 1, next_attempt_at: null });
@@ -111,7 +113,7 @@ test("a 429 waits Retry-After and lowers that endpoint's send rate for every del
   const first = await leadsTo(testBed.stack, testBed.account, r.url);
   const [throttled] = await r.waitFor(1);
   // The note is written once the answer is back, a moment after the receiver logged the request.
-  const note = await until(() => testBed.stack.services.deliveryPacing.rates.state(origin));
+  const note = await until(() => testBed.stack.services.deliveries.rates.state(origin));
   expect(note).toMatchObject({ minIntervalMs: 500, throttleCount: 1 });
   expect(Math.abs(note!.throttledUntil!.getTime() - (throttled.at + 2000))).toBeLessThan(500);
 
@@ -129,11 +131,11 @@ test("a 429 waits Retry-After and lowers that endpoint's send rate for every del
   // Waiting for the endpoint is not an attempt.
   expect(b).toMatchObject({ attempts: 1, lastStatusCode: 200 });
   // Two successes: the spacing shrinks by a quarter each time (500 → 375 → 281).
-  expect((await testBed.stack.services.deliveryPacing.rates.state(origin))?.minIntervalMs).toBe(281);
+  expect((await testBed.stack.services.deliveries.rates.state(origin))?.minIntervalMs).toBe(281);
 });
 
 describe('the per-endpoint send-rate note', () => {
-  const rates = () => testBed.stack.services.deliveryPacing.rates;
+  const rates = () => testBed.stack.services.deliveries.rates;
   let n = 0;
   const origin = () => `http://rates-${++n}.example:8080`;
   const setNote = (o: string, sql: string) => testBed.stack.db.query(`UPDATE webhook_endpoints SET ${sql} WHERE origin = $1`, [o]);
@@ -203,7 +205,7 @@ test('the deliveries list shows a delivery deferred for its endpoint with its ne
   const r = await receiver();
   const origin = endpointOf(r.url)!;
   // The endpoint asked for 20 s: longer than an attempt waits in place, so the attempt defers.
-  await testBed.stack.services.deliveryPacing.rates.recordThrottled(origin, 20_000);
+  await testBed.stack.services.deliveries.rates.recordThrottled(origin, 20_000);
   const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
   expect(waiting).toMatchObject({ status: 'pending', attempts: 0 });
@@ -264,7 +266,7 @@ test('one hand-off batch with every kind of answer: each delivery is settled, re
   const [throttled, afterRetryAfter] = sendsOf('Lovelace3');
   expect(afterRetryAfter.at - throttled.at).toBeGreaterThanOrEqual(900);
   // The 429 in the batch taught the endpoint's note, as a single send's would.
-  expect(await testBed.stack.services.deliveryPacing.rates.state(origin)).toMatchObject({ throttleCount: 1 });
+  expect(await testBed.stack.services.deliveries.rates.state(origin)).toMatchObject({ throttleCount: 1 });
   expect(r.requests.every((q) => q.verified)).toBe(true);
 });
 

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { leadWorkflowId } from '../../src/temporal/contract';
 import { call } from '../setup/http';
 import type { Receiver } from './receiver';
 import { DELIVERY_ENV, deliveryTestBed, jobChanges, leadDeliveriesAre, signalFor, sleep, waitForDeliveries } from './fixtures';
@@ -29,8 +29,10 @@ test('a saved webhook whose name resolves to 127.0.0.1 is refused at send time: 
   const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'));
   expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: null, nextAttemptAt: null });
   expect(delivery.lastError).toMatch(/^target refused/);
-  // Failed for good at the first attempt: nothing left to retry, so no delivery workflow was started.
-  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+  // Failed for good at the first attempt: the lead workflow set no timer to retry it.
+  const lead = testBed.stack.temporal.workflow.getHandle(leadWorkflowId(delivery.leadId));
+  await expect(lead.result()).resolves.toMatchObject({ routes: { webhook: 'failed' } });
+  expect((await lead.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes)).toBe(false);
 
   // A test send and a replay to it are refused the same way.
   const tested = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST' });

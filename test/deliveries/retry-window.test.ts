@@ -1,3 +1,4 @@
+import { leadWorkflowId } from '../../src/temporal/contract';
 import type { Receiver } from './receiver';
 import { DELIVERY_ENV, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitForDeliveries } from './fixtures';
 
@@ -21,7 +22,7 @@ test('a receiver that answers 500 until the retry window is over: the delivery i
   expect(new Set(requests.map((q) => q.headers['x-webhook-id'])).size).toBe(1);
   expect(requests[requests.length - 1].at - requests[0].at).toBeLessThan(2500);
   expect(delivery).toMatchObject({ status: 'failed', attempts: requests.length, lastStatusCode: 500, nextAttemptAt: null });
-  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`).result()).resolves.toEqual({ status: 'failed' });
+  await expect(testBed.stack.temporal.workflow.getHandle(leadWorkflowId(delivery.leadId)).result()).resolves.toMatchObject({ routes: { webhook: 'failed' } });
   await sleep(1500);
   expect(r.requests).toHaveLength(requests.length);
   // The lead stays readable whatever happened to its delivery.

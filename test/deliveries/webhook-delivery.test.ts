@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { leadWorkflowId } from '../../src/temporal/contract';
 import { TEST_ADMIN_TOKEN } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
 import { signWebhook, verifyWebhook } from '../../src/services/deliveries/webhook-signature';
@@ -82,8 +82,11 @@ test('a lead arrives signed over its exact stored bytes, and the delivery is lis
     lastStatusCode: 200,
     nextAttemptAt: null,
   });
-  // Delivered by its batch's hand-off: no workflow of its own was needed.
-  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).describe()).rejects.toThrow(WorkflowNotFoundError);
+  // The lead's own workflow delivered it, and says so.
+  await expect(testBed.stack.temporal.workflow.getHandle(leadWorkflowId(lead.id)).result()).resolves.toEqual({
+    email: 'not_requested',
+    routes: { webhook: 'delivered' },
+  });
   // The receiver's check refuses a body changed by one byte.
   const tampered = Buffer.from(request.rawBody.toString('utf8').replace('Ada', 'Adb'));
   expect(
@@ -113,8 +116,11 @@ test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorde
     { attempt: 1, status_code: 500, error: 'receiver answered 500' },
     { attempt: 2, status_code: 200, error: null },
   ]);
-  // The first attempt was the hand-off's; the retry was the delivery's own workflow.
-  await expect(testBed.stack.temporal.workflow.getHandle(`delivery:${page.items[0].id}`).result()).resolves.toEqual({ status: 'delivered', statusCode: 200 });
+  // Both attempts were the lead workflow's, the retry after a durable timer.
+  const lead = testBed.stack.temporal.workflow.getHandle(leadWorkflowId(page.items[0].leadId));
+  await expect(lead.result()).resolves.toMatchObject({ routes: { webhook: 'delivered' } });
+  const history = await lead.fetchHistory();
+  expect(history.events?.filter((e) => e.timerStartedEventAttributes).length).toBe(1);
   await new Promise((res) => setTimeout(res, 500));
   expect(r.requests).toHaveLength(2);
 });
@@ -174,16 +180,16 @@ test('deleting the signal cancels a delivery that is still being retried', async
   r.script(...Array.from({ length: 50 }, () => ({ status: 503 })));
   const { signalId } = await leadTo(r.url);
   await r.waitFor(2);
-  const [delivery] = await testBed.stack.db.query(`SELECT id FROM deliveries WHERE signal_id = $1`, [signalId]);
+  const [delivery] = await testBed.stack.db.query(`SELECT id, lead_id FROM deliveries WHERE signal_id = $1`, [signalId]);
   const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
   expect(deleted.status).toBe(204);
   const [row] = await testBed.stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
   expect(row.status).toBe('cancelled');
-  // Deleting cancels the delivery workflow itself, which ends cancelled and sends nothing more
-  // (an attempt falling between the row's cancellation and the workflow's finds the row
-  // cancelled and ends "settled": the same outcome). failures.test.ts pins the back-off case.
-  const handle = testBed.stack.temporal.workflow.getHandle(`delivery:${delivery.id}`);
-  expect(['cancelled', 'settled']).toContain((await handle.result()).status);
+  // Deleting cancels the lead workflow itself, which ends with the route cancelled and sends
+  // nothing more (an attempt falling between the row's cancellation and the workflow's finds
+  // the row cancelled: the same outcome). failures.test.ts pins the back-off case.
+  const handle = testBed.stack.temporal.workflow.getHandle(leadWorkflowId(delivery.lead_id));
+  await expect(handle.result()).resolves.toMatchObject({ routes: { webhook: 'cancelled' } });
   const count = r.requests.length;
   await new Promise((res) => setTimeout(res, 1500));
   expect(r.requests.length).toBe(count);

@@ -1,3 +1,4 @@
+import { signalStateQuery, signalWorkflowId, type SignalWorkflowState } from '../../src/temporal/contract';
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
@@ -264,18 +265,12 @@ export async function waitForLeadTotal(api: Client, signalId: string, total: num
   return leads;
 }
 
-export interface WorkflowState {
-  paused: boolean;
-  deleted: boolean;
-  evaluations: number;
-  leadsStarted: number;
-  evaluating: boolean;
-}
+export type WorkflowState = SignalWorkflowState;
 
 /** What the signal's workflow reports about itself; null before it exists. */
 export async function workflowState(stack: Stack, signalId: string): Promise<WorkflowState | null> {
   try {
-    return await stack.temporal.workflow.getHandle(`signal:${signalId}`).query<WorkflowState>('state');
+    return await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).query(signalStateQuery);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return null;
     throw err;

@@ -30,16 +30,17 @@ const jobChangesConfig = {
 };
 
 /**
- * One evaluation as the signal workflow runs it: batches until none is left and no produced
- * lead waits for hand-off (marked handed off here, since no worker starts lead workflows).
+ * One evaluation as the signal workflow runs it: batches until none is left, each batch's leads
+ * acknowledged as started by the next call (no worker starts lead workflows here).
  */
 async function evaluate(signalId: string): Promise<{ produced: number; deferredBy?: string }> {
   let produced = 0;
+  let started: string[] = [];
   for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(signalId);
+    const batch = await stack.services.leadProduction.produceBatch(signalId, { started });
     produced += batch.produced;
-    await stack.services.leadProduction.markHandedOff(batch.pendingLeadIds);
-    if (!batch.more && batch.pendingLeadIds.length === 0) return { produced, deferredBy: batch.deferredBy };
+    started = batch.leads.map((lead) => lead.leadId);
+    if (!batch.more && batch.leads.length === 0) return { produced, deferredBy: batch.deferredBy };
   }
 }
 

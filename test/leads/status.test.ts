@@ -44,7 +44,7 @@ test('pause stops production (evaluate answers 409 SIGNAL_NOT_ACTIVE) and resume
   expect(await allLeads(api, signal.id)).toHaveLength(1);
 
   expect(expectStatus(await api.post(`/signals/${signal.id}/pause`), 200).status).toBe('paused');
-  await waitFor('the workflow to be paused', () => workflowState(stack, signal.id), (s) => s?.paused === true);
+  await waitFor('the workflow to be paused', () => workflowState(stack, signal.id), (s) => s?.status === 'paused');
 
   // New candidates while paused: no evaluation is accepted and nothing is produced.
   await ingest(stack, [...jobChanger('st-p-2', daysAgo(4), { title: 'VP Sales' }).records, ...jobChanger('st-p-3', daysAgo(3), { title: 'VP Sales' }).records]);
@@ -59,7 +59,7 @@ test('pause stops production (evaluate answers 409 SIGNAL_NOT_ACTIVE) and resume
   expect(expectStatus(await api.post(`/signals/${signal.id}/resume`), 200).status).toBe('active');
   const leads = await waitForLeadTotal(api, signal.id, 3);
   expect(lastNames(leads)).toEqual(['Lovelace-st-p-1', 'Lovelace-st-p-2', 'Lovelace-st-p-3']);
-  expect((await workflowState(stack, signal.id))?.paused).toBe(false);
+  expect((await workflowState(stack, signal.id))?.status).toBe('active');
 
   // PATCH status does the same as pause.
   expectStatus(await api.patch(`/signals/${signal.id}`, { status: 'paused' }), 200);

@@ -49,16 +49,10 @@ export class Foundation1732240000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         UNIQUE (account_id, provider)
       )`);
-    await q.query(`
-      CREATE TABLE workflow_probes (
-        id text PRIMARY KEY,
-        steps integer NOT NULL DEFAULT 0,
-        created_at timestamptz NOT NULL DEFAULT now()
-      )`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['workflow_probes', 'crm_connections', 'credit_ledger', 'api_keys', 'accounts']) {
+    for (const table of ['crm_connections', 'credit_ledger', 'api_keys', 'accounts']) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

@@ -6,20 +6,20 @@ import type { ApiKeys } from '../api-keys';
 import { assertWebhookTarget } from '../webhook-targets';
 import type { Candidate } from '../leads/candidate';
 import { buildLeadPayload } from '../leads/payload';
+import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
 import type { SendResult, WebhookSender } from './webhook-sender';
-import { inTurns } from './in-turns';
-import { endpointOf } from './endpoint-rates';
-import { replayBody } from './replays';
+import { endpointOf } from './endpoint';
+import type { EndpointRates } from './endpoint-rates';
+import { webhookBody } from './webhook-body';
+import { backoffMs, type Backoff } from './backoff';
 import { destinationRoutesOf, type DestinationSender, type PushResult } from './destination-sender';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** What the lead workflow needs to start one delivery workflow. */
+/** A route of a lead, as its lead workflow delivers it. */
 export interface PlannedDelivery {
   deliveryId: string;
-  signalId: string;
-  leadId: string;
   route: string;
   target: string;
 }
@@ -29,15 +29,19 @@ export type AttemptOutcome =
   | { outcome: 'delivered'; statusCode: number | null }
   /** Not pending any more (delivered by an earlier attempt, failed, or cancelled with its signal). */
   | { outcome: 'settled'; status: DeliveryStatus }
-  | { outcome: 'retry'; statusCode: number | null; retryAfterMs?: number; error: string }
+  /** Try again in `retryInMs`: the receiver's Retry-After, or the back-off. */
+  | { outcome: 'retry'; statusCode: number | null; retryInMs: number; error: string }
+  /** Not an attempt: the endpoint asked for a slower pace, and its next slot is `retryInMs` away. */
+  | { outcome: 'deferred'; retryInMs: number }
   | { outcome: 'permanent'; statusCode: number | null; error: string };
 
-/** A send of a batch, to be recorded with the others: the delivery, its attempt number, what the receiver said and when. */
-interface AttemptRecord {
-  deliveryId: string;
-  attempt: number;
-  result: SendResult;
-  at: Date;
+export interface AttemptOptions {
+  /** The back-off after a failed attempt (429s wait their Retry-After instead). */
+  backoff: Backoff;
+  /** Longest wait for a throttled endpoint's slot inside this attempt; a longer one is deferred. */
+  maxWaitMs: number;
+  /** How to wait: the activity's cancellable sleep, so a cancelled delivery stops waiting. */
+  wait(ms: number): Promise<void>;
 }
 
 export interface DeliveryListQuery {
@@ -79,7 +83,7 @@ interface SignalRow {
 
 /**
  * Deliveries of leads to their routes (the webhook, and each destination: sequencer or CRM).
- * PostgreSQL holds every delivery and attempt; the delivery workflow only decides when to try again.
+ * PostgreSQL holds every delivery and attempt; the lead workflow only decides when to try again.
  */
 export class Deliveries {
   constructor(
@@ -89,62 +93,69 @@ export class Deliveries {
     private readonly sender: WebhookSender,
     /** Sequencer and CRM routes (`destinations`). */
     private readonly destinations: DestinationSender,
+    /** Each webhook endpoint's send pace, taught by its 429s. */
+    readonly rates: EndpointRates,
   ) {}
 
   /**
-   * One delivery per route of each lead's signal, in a few statements for the whole batch.
-   * Idempotent: a retried activity finds the rows (and so the ids, the stable X-Webhook-Id)
-   * made by the first try. Answers the deliveries in the order of `leadIds`, then route.
+   * One delivery per route of the lead's signal: its webhook, and each destination as the
+   * signal names it now (a destination changed later applies to later leads). Idempotent: a
+   * retried activity finds the rows, and so the ids (the stable X-Webhook-Id), made before.
    */
-  async createForLeads(leadIds: string[]): Promise<PlannedDelivery[]> {
-    if (leadIds.length === 0) return [];
-    await this.db.query(
-      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind)
-       SELECT gen_random_uuid(), l.id, l.signal_id, l.account_id, 'webhook', s.webhook_url, 'lead'
-       FROM leads l JOIN signals s ON s.id = l.signal_id
-       WHERE l.id = ANY($1::uuid[]) AND s.deleted_at IS NULL AND s.webhook_url IS NOT NULL
-       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
-      [leadIds],
+  async createRoutes(leadId: string): Promise<PlannedDelivery[]> {
+    // The lead is in its workflow's hands now (its signal's next production call would record it too).
+    const [lead] = await this.db.query(
+      `WITH lead AS (UPDATE leads SET handed_off_at = coalesce(handed_off_at, now()) WHERE id = $1 RETURNING id, signal_id, account_id)
+       SELECT lead.id, lead.signal_id, lead.account_id, s.webhook_url, s.destinations FROM lead
+       JOIN signals s ON s.id = lead.signal_id AND s.deleted_at IS NULL`,
+      [leadId],
     );
-    // One per destination, fixed now: a destination changed later applies to later leads.
+    if (!lead) return [];
+    const routes = [
+      ...(lead.webhook_url ? [{ route: 'webhook', target: lead.webhook_url as string, integrationId: null }] : []),
+      ...destinationRoutesOf(lead.destinations),
+    ];
     // The integration must still be this account's, else the attempt resolves it (or fails).
-    const withDestinations = await this.db.query(
-      `SELECT l.id, l.signal_id, l.account_id, s.destinations FROM leads l JOIN signals s ON s.id = l.signal_id
-       WHERE l.id = ANY($1::uuid[]) AND s.deleted_at IS NULL AND s.destinations <> '{}'::jsonb`,
-      [leadIds],
+    await this.db.query(
+      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
+       SELECT gen_random_uuid(), $1, $2, $3, r.route, r.target, 'lead',
+         (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
+       FROM unnest($4::text[], $5::text[], $6::text[]) AS r(route, target, integration_id)
+       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+      [lead.id, lead.signal_id, lead.account_id, routes.map((r) => r.route), routes.map((r) => r.target), routes.map((r) => r.integrationId)],
     );
-    for (const lead of withDestinations) {
-      for (const route of destinationRoutesOf(lead.destinations)) {
-        await this.db.query(
-          `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
-           VALUES ($1, $2, $3, $4, $5, $6, 'lead',
-             (SELECT id FROM integrations WHERE id::text = $7 AND account_id = $4 AND provider = $5))
-           ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
-          [randomUUID(), lead.id, lead.signal_id, lead.account_id, route.route, route.target, route.integrationId],
-        );
-      }
-    }
-    const rows = await this.db.query(
-      `SELECT d.id, d.signal_id, d.lead_id, d.route, d.target
-       FROM unnest($1::uuid[]) WITH ORDINALITY AS batch(lead_id, position)
-       JOIN deliveries d ON d.lead_id = batch.lead_id AND d.kind = 'lead'
-       JOIN signals s ON s.id = d.signal_id AND s.deleted_at IS NULL
-       ORDER BY batch.position, d.route`,
-      [leadIds],
+    const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
+      `SELECT id, route, target FROM deliveries WHERE lead_id = $1 AND kind = 'lead' ORDER BY route`,
+      [leadId],
     );
-    return rows.map((r: Record<string, string>) => ({ deliveryId: r.id, signalId: r.signal_id, leadId: r.lead_id, route: r.route, target: r.target }));
-  }
-
-  async createForLead(leadId: string): Promise<PlannedDelivery[]> {
-    return this.createForLeads([leadId]);
+    return rows.map((r) => ({ deliveryId: r.id, route: r.route, target: r.target }));
   }
 
   /**
-   * One attempt of a pending lead delivery: the stored payload text as is, signed with the
-   * current secret of the signal's key (a regenerated secret signs the very next attempt).
-   * `backoffMs` is the caller's expected wait before the next try, shown as `nextAttemptAt`.
+   * One attempt of a pending delivery, the only one there is (lead routes and replays alike):
+   * keeps to a webhook endpoint's pace (waits for its slot, or defers without attempting), sends
+   * the stored payload text as is, signed with the current secret of the signal's key (a
+   * regenerated secret signs the very next attempt), records the attempt, and tells the
+   * endpoint's note what the receiver said. Classified as contract section 6 says.
    */
-  async attempt(deliveryId: string, options: { backoffMs?: number } = {}): Promise<AttemptOutcome> {
+  async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
+    const [known] = await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
+    if (!known || known.status !== 'pending') return { outcome: 'settled', status: (known?.status ?? 'cancelled') as DeliveryStatus };
+    const origin = known.route === 'webhook' ? endpointOf(known.target) : null;
+    let paced = false;
+    if (origin) {
+      const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
+      if ('deferMs' in slot) {
+        await this.db.query(
+          `UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => $2::int / 1000.0), updated_at = now()
+           WHERE id = $1 AND status = 'pending'`,
+          [deliveryId, slot.deferMs],
+        );
+        return { outcome: 'deferred', retryInMs: slot.deferMs };
+      }
+      paced = slot.paced;
+      if (slot.waitMs > 0) await options.wait(slot.waitMs);
+    }
     // One round trip: the attempt is counted, and the stored payload and the signing secret
     // (the linked key's, while not revoked) come back with it. TypeORM answers an
     // UPDATE … RETURNING with [rows, affected].
@@ -166,109 +177,22 @@ export class Deliveries {
     }
     const source = { payload: delivery.payload as string, secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret) };
     const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
-    const outcome = outcomeOf(sent);
+    const outcome = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
     if (outcome.outcome === 'retry') {
-      const waitMs = outcome.retryAfterMs ?? options.backoffMs ?? null;
       await this.db.query(
         `UPDATE deliveries SET last_status_code = $2, last_error = $3, updated_at = now(),
-           next_attempt_at = CASE WHEN $4::int IS NULL THEN NULL ELSE now() + make_interval(secs => $4::int / 1000.0) END
+           next_attempt_at = now() + make_interval(secs => $4::int / 1000.0)
          WHERE id = $1 AND status = 'pending'`,
-        [deliveryId, outcome.statusCode, outcome.error, waitMs],
+        [deliveryId, outcome.statusCode, outcome.error, outcome.retryInMs],
       );
     } else if (outcome.outcome === 'delivered') await this.settle(deliveryId, 'delivered', outcome.statusCode, null);
     else if (outcome.outcome === 'permanent') await this.settle(deliveryId, 'failed', outcome.statusCode, outcome.error);
+    // Only a paced endpoint has a spacing for a success to shrink.
+    if (origin && paced && outcome.outcome === 'delivered') await this.rates.recordSuccess(origin);
+    if (origin && sent.outcome === 'retry' && sent.statusCode === 429) {
+      await this.rates.recordThrottled(origin, sent.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
+    }
     return outcome;
-  }
-
-  /**
-   * One attempt of each of these pending webhook deliveries, bookkept for the whole batch: one
-   * statement counts every attempt and brings back the payloads and secrets, the sends run
-   * `atOnce` at a time, and one statement records every attempt and its outcome. Same rules
-   * and rows as `attempt`, two statements per batch instead of three per delivery. Once an
-   * endpoint answers 429, nothing more of the batch is sent to it: those deliveries are
-   * uncounted again and answer `unsent`, for the caller to pace. A crash between the two
-   * statements leaves the deliveries pending: the retried batch sends them again under the same
-   * X-Webhook-Id. Answers the outcomes in the order of `deliveryIds`.
-   */
-  async attemptWebhooks(deliveryIds: string[], options: { backoffMs: number; atOnce: number }): Promise<Array<AttemptOutcome | { outcome: 'unsent' }>> {
-    if (deliveryIds.length === 0) return [];
-    const [pending]: [Array<{ id: string; target: string; attempts: number; kind: string; payload: string | null; sealed_secret: string | null }>] =
-      await this.db.query(
-        `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now()
-         WHERE d.id = ANY($1::uuid[]) AND d.status = 'pending' AND d.route = 'webhook'
-         RETURNING d.id, d.target, d.attempts, d.kind,
-           (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
-           (SELECT k.webhook_secret_encrypted FROM signals s JOIN api_keys k ON k.id = s.api_key_id AND k.revoked_at IS NULL
-            WHERE s.id = d.signal_id) AS sealed_secret`,
-        [deliveryIds],
-      );
-    const byId = new Map(pending.map((row) => [row.id, row]));
-    // A batch is one signal's: its secret is opened once, not once per lead.
-    const secrets = new Map<string | null, string | null>([[null, null]]);
-    const secretOf = (sealed: string | null) => {
-      if (!secrets.has(sealed)) secrets.set(sealed, this.apiKeys.openWebhookSecret(sealed));
-      return secrets.get(sealed)!;
-    };
-    const throttled = new Set<string | null>();
-    const sendable = pending.filter((row) => row.payload !== null);
-    const answers = await inTurns(sendable, options.atOnce, async (row): Promise<AttemptRecord | null> => {
-      const origin = endpointOf(row.target);
-      if (throttled.has(origin)) return null;
-      const attempt = row.attempts;
-      const body = webhookBody(row.kind, row.payload!);
-      const result = await this.sender.sendUnrecorded({ deliveryId: row.id, attempt, url: row.target, body, secret: secretOf(row.sealed_secret) });
-      if (result.outcome === 'retry' && result.statusCode === 429) throttled.add(origin);
-      return { deliveryId: row.id, attempt, result, at: new Date() };
-    });
-    const sent = answers.filter((record): record is AttemptRecord => record !== null);
-    const held = sendable.filter((_, i) => answers[i] === null).map((row) => row.id);
-    await this.recordWebhookOutcomes(sent, held, options.backoffMs);
-    for (const row of pending) if (row.payload === null) await this.settle(row.id, 'failed', null, 'lead no longer exists');
-
-    const outcomes = new Map(sent.map((record) => [record.deliveryId, outcomeOf(record.result)]));
-    const settledStatus = deliveryIds.some((id) => !byId.has(id)) ? await this.statusesOf(deliveryIds.filter((id) => !byId.has(id))) : new Map();
-    return deliveryIds.map((id) => {
-      const row = byId.get(id);
-      if (!row) return { outcome: 'settled', status: settledStatus.get(id) ?? 'cancelled' };
-      if (row.payload === null) return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
-      return outcomes.get(id) ?? { outcome: 'unsent' };
-    });
-  }
-
-  /** The attempt rows and each delivery's new state, and the count taken back for those held back, in one statement. */
-  private async recordWebhookOutcomes(sent: AttemptRecord[], held: string[], backoffMs: number): Promise<void> {
-    if (sent.length === 0 && held.length === 0) return;
-    const statusOf = (r: SendResult) => (r.outcome === 'ok' ? 'delivered' : r.outcome === 'permanent' ? 'failed' : 'pending');
-    await this.db.query(
-      `WITH outcome AS (
-         SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int[])
-           AS o(delivery_id, attempt, at, status_code, duration_ms, error, status, wait_ms)
-       ), attempts AS (
-         INSERT INTO delivery_attempts (delivery_id, attempt, at, status_code, duration_ms, error)
-         SELECT delivery_id, attempt, at, status_code, duration_ms, error FROM outcome
-       ), not_attempted AS (
-         UPDATE deliveries SET attempts = attempts - 1, updated_at = now() WHERE id = ANY($9::uuid[])
-       )
-       UPDATE deliveries d SET status = o.status, last_status_code = o.status_code, last_error = o.error, updated_at = now(),
-         next_attempt_at = CASE WHEN o.status = 'pending' THEN now() + make_interval(secs => o.wait_ms / 1000.0) END
-       FROM outcome o WHERE d.id = o.delivery_id AND d.status = 'pending'`,
-      [
-        sent.map((s) => s.deliveryId),
-        sent.map((s) => s.attempt),
-        sent.map((s) => s.at),
-        sent.map((s) => s.result.statusCode),
-        sent.map((s) => s.result.durationMs),
-        sent.map((s) => (s.result.outcome === 'ok' ? null : s.result.error)),
-        sent.map((s) => statusOf(s.result)),
-        sent.map((s) => (s.result.outcome === 'retry' ? (s.result.retryAfterMs ?? backoffMs) : null)),
-        held,
-      ],
-    );
-  }
-
-  private async statusesOf(deliveryIds: string[]): Promise<Map<string, DeliveryStatus>> {
-    const rows: Array<{ id: string; status: DeliveryStatus }> = await this.db.query(`SELECT id, status FROM deliveries WHERE id = ANY($1::uuid[])`, [deliveryIds]);
-    return new Map(rows.map((r) => [r.id, r.status]));
   }
 
   /** The end of a delivery whose retries ran out (or that failed permanently); idempotent. */
@@ -387,15 +311,15 @@ export class Deliveries {
 
 /**
  * A deleted signal sends nothing more: its pending deliveries are cancelled here, and the signal
- * lifecycle then cancels their workflows (the answered rows); a workflow it misses still ends
+ * lifecycle then cancels their leads' workflows (the answered rows); a workflow it misses still ends
  * at its next attempt, which finds the row no longer pending. A function of the database alone
  * so that the signal lifecycle can call it without the delivery service.
  */
-export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<Array<{ id: string; kind: string }>> {
+export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<Array<{ id: string; kind: string; lead_id: string | null }>> {
   // TypeORM answers an UPDATE … RETURNING with [rows, affected].
   const [rows] = await db.query(
     `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
-     WHERE signal_id = $1 AND status = 'pending' RETURNING id, kind`,
+     WHERE signal_id = $1 AND status = 'pending' RETURNING id, kind, lead_id`,
     [signalId],
   );
   return rows;
@@ -448,14 +372,9 @@ function sampleCandidate(signalTypeId: string): Candidate {
   };
 }
 
-/** A replay sends the stored lead with `signal.is_replay` added; every other send, the stored bytes as is. */
-function webhookBody(kind: string, payload: string): string {
-  return kind === 'replay' ? replayBody(payload) : payload;
-}
-
-/** What one send (a webhook, or a sequencer or CRM push) means for its delivery. */
-function outcomeOf(result: SendResult | PushResult): AttemptOutcome {
+/** What one send (a webhook, or a sequencer or CRM push) means for its delivery; `backoff` is the wait after a failure without Retry-After. */
+function outcomeOf(result: SendResult | PushResult, backoff: number): AttemptOutcome {
   if (result.outcome === 'ok') return { outcome: 'delivered', statusCode: result.statusCode };
   if (result.outcome === 'permanent') return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };
-  return { outcome: 'retry', statusCode: result.statusCode, error: result.error, ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) };
+  return { outcome: 'retry', statusCode: result.statusCode, error: result.error, retryInMs: result.retryAfterMs ?? backoff };
 }

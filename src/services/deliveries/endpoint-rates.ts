@@ -1,7 +1,4 @@
 import type { DataSource } from 'typeorm';
-import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
-import type { AttemptOutcome, Deliveries } from './deliveries';
-import { inTurns } from './in-turns';
 
 /** Spacing between sends after an endpoint's first 429: at most two sends a second. */
 export const THROTTLED_START_INTERVAL_MS = 500;
@@ -18,16 +15,6 @@ export interface EndpointState {
   minIntervalMs: number;
   nextSendAt: Date | null;
   throttleCount: number;
-}
-
-/** `scheme://host:port` of a webhook URL, the unit whose capacity a 429 speaks for; null when unreadable. */
-export function endpointOf(url: string): string | null {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -62,18 +49,6 @@ export class EndpointRates {
     if (slot.wait_ms !== null) return { waitMs: slot.wait_ms, paced: slot.min_interval_ms > 0 };
     // No row: an endpoint that never answered 429 sends at once.
     return slot.defer_ms === null ? { waitMs: 0, paced: false } : { deferMs: slot.defer_ms };
-  }
-
-  /** Of these endpoints, those that hold nothing back now: never throttled, or recovered (no spacing, no wait). */
-  async unpaced(origins: string[]): Promise<Set<string>> {
-    if (origins.length === 0) return new Set();
-    const rows: Array<{ origin: string }> = await this.db.query(
-      `SELECT o.origin FROM unnest($1::text[]) AS o(origin)
-       WHERE NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.origin = o.origin
-                           AND (w.min_interval_ms > 0 OR greatest(w.throttled_until, w.next_send_at) > now()))`,
-      [origins],
-    );
-    return new Set(rows.map((r) => r.origin));
   }
 
   /**
@@ -121,95 +96,5 @@ export class EndpointRates {
       nextSendAt: row.next_send_at,
       throttleCount: row.throttle_count,
     };
-  }
-}
-
-export type PacedOutcome = AttemptOutcome | { outcome: 'deferred'; waitMs: number };
-
-export interface PacingOptions {
-  /** The caller's expected back-off before the next try (shown as `nextAttemptAt`). */
-  backoffMs?: number;
-  /** Longest wait for the endpoint's slot inside this attempt; a longer one is deferred. */
-  maxWaitMs: number;
-  /** How to wait: the activity's cancellable sleep, so a cancelled delivery stops waiting. */
-  wait(ms: number): Promise<void>;
-}
-
-/**
- * One delivery attempt that keeps to its webhook endpoint's pace: waits for (or defers to) the
- * endpoint's next send slot, then attempts, then tells the endpoint's note what the receiver
- * said. Other routes (sequencers, CRMs) pass straight through. A deferral is not an attempt:
- * nothing is sent and `attempts` does not move.
- */
-export class DeliveryPacing {
-  constructor(
-    private readonly db: DataSource,
-    private readonly deliveries: Deliveries,
-    readonly rates: EndpointRates,
-  ) {}
-
-  /**
-   * One attempt of each of a batch's deliveries, keeping to each endpoint's pace. Webhooks to
-   * an endpoint that holds nothing back go out together, bookkept in a few statements for the
-   * batch (`Deliveries.attemptWebhooks`); a 429 among them teaches the endpoint's note as it
-   * would one at a time, and what the batch then held back waits for its slot like the rest.
-   * The rest (paced endpoints, sequencers, CRMs) go one by one through `attempt`. Answers the
-   * outcomes in the order of `planned`.
-   */
-  async attemptMany(
-    planned: Array<{ deliveryId: string; route: string; target: string }>,
-    options: PacingOptions & { backoffMs: number; atOnce: number },
-  ): Promise<PacedOutcome[]> {
-    const origins = planned.map((d) => (d.route === 'webhook' ? endpointOf(d.target) : null));
-    const free = await this.rates.unpaced([...new Set(origins.filter((o): o is string => o !== null))]);
-    const indexes = planned.map((_, i) => i);
-    const goesTogether = (i: number) => origins[i] !== null && free.has(origins[i]!);
-    const together = indexes.filter(goesTogether);
-    const outcomes = new Array<PacedOutcome>(planned.length);
-    const sentTogether = await this.deliveries.attemptWebhooks(
-      together.map((i) => planned[i]!.deliveryId),
-      { backoffMs: options.backoffMs, atOnce: options.atOnce },
-    );
-    // Not sent because their endpoint answered 429 meanwhile: paced below, after the note is written.
-    const unsent: number[] = [];
-    for (const [k, i] of together.entries()) {
-      const result = sentTogether[k]!;
-      if (result.outcome === 'unsent') unsent.push(i);
-      else outcomes[i] = result;
-      if (result.outcome === 'retry' && result.statusCode === 429) {
-        await this.rates.recordThrottled(origins[i]!, result.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
-      }
-    }
-    const oneByOne = [...indexes.filter((i) => !goesTogether(i)), ...unsent];
-    const sentOneByOne = await inTurns(oneByOne, options.atOnce, (i) => this.attempt(planned[i]!.deliveryId, options, planned[i]));
-    oneByOne.forEach((i, k) => (outcomes[i] = sentOneByOne[k]!));
-    return outcomes;
-  }
-
-  /** `known`: the delivery's route and target when the caller has them (a batch), saving a read. */
-  async attempt(deliveryId: string, options: PacingOptions, known?: { route: string; target: string }): Promise<PacedOutcome> {
-    const row = known ?? (await this.db.query(`SELECT route, target FROM deliveries WHERE id = $1 AND status = 'pending'`, [deliveryId]))[0];
-    const origin = row?.route === 'webhook' ? endpointOf(row.target) : null;
-    let paced = false;
-    if (origin) {
-      const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
-      if ('deferMs' in slot) {
-        await this.db.query(
-          `UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => $2::int / 1000.0), updated_at = now()
-           WHERE id = $1 AND status = 'pending'`,
-          [deliveryId, slot.deferMs],
-        );
-        return { outcome: 'deferred', waitMs: slot.deferMs };
-      }
-      paced = slot.paced;
-      if (slot.waitMs > 0) await options.wait(slot.waitMs);
-    }
-    const result = await this.deliveries.attempt(deliveryId, options.backoffMs !== undefined ? { backoffMs: options.backoffMs } : {});
-    // Only a paced endpoint has a spacing for a success to shrink.
-    if (origin && paced && result.outcome === 'delivered') await this.rates.recordSuccess(origin);
-    if (origin && result.outcome === 'retry' && result.statusCode === 429) {
-      await this.rates.recordThrottled(origin, result.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
-    }
-    return result;
   }
 }

@@ -1,21 +1,27 @@
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
-import { deliveryTaskQueue, type Config } from '../../config';
+import type { Config } from '../../config';
 import { AppError, notFound, validationError } from '../../errors';
-import { AccountIdKey, SignalIdKey } from '../../temporal/search-attributes';
-import type { replayWorkflow } from '../../../workflows/replay';
 import {
+  AccountIdKey,
   REPLAY_MAX_WAIT_MS,
   REPLAY_RETRY_INITIAL_MS,
   REPLAY_SENDS_PER_LEAD,
+  SignalIdKey,
+  deliveryTaskQueue,
   replayWorkflowId,
+  replayWorkflowType,
   type ReplayCursor,
   type ReplayPage,
   type ReplayResult,
-} from '../../../workflows/replay-messages';
+  type ReplayWorkflowInput,
+} from '../../temporal/contract';
 import type { Deliveries } from './deliveries';
-import type { DeliveryPacing } from './endpoint-rates';
+import { backoffMs } from './backoff';
+
+/** The replay's quick retries: 0.5 s, then 1 s. */
+const REPLAY_BACKOFF = { initialMs: REPLAY_RETRY_INITIAL_MS, maxIntervalMs: 60_000 };
 
 /** How long the replay request waits for its answer before saying the replay goes on without it. */
 export const REPLAY_ANSWER_TIMEOUT_MS = 5 * 60_000;
@@ -32,7 +38,6 @@ export class WebhookReplays {
     private readonly db: DataSource,
     private readonly config: Pick<Config, 'TEMPORAL_TASK_QUEUE' | 'WEBHOOK_TIMEOUT_MS'>,
     private readonly deliveries: Deliveries,
-    private readonly pacing: DeliveryPacing,
     private readonly temporal?: Client,
     private readonly answerTimeoutMs = REPLAY_ANSWER_TIMEOUT_MS,
   ) {}
@@ -71,7 +76,7 @@ export class WebhookReplays {
     const temporal = this.temporal as Client;
     for (let n = Date.now(); ; n++) {
       try {
-        return await temporal.workflow.start<typeof replayWorkflow>('replayWorkflow', {
+        return await temporal.workflow.start<(input: ReplayWorkflowInput) => Promise<ReplayResult>>(replayWorkflowType, {
           workflowId: replayWorkflowId(signalId, n),
           taskQueue: deliveryTaskQueue(this.config),
           args: [{ signalId, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS }],
@@ -121,7 +126,7 @@ export class WebhookReplays {
    * client replays again later.
    */
   async send(deliveryId: string, wait: (ms: number) => Promise<void>): Promise<ReplaySendResult> {
-    const result = await this.pacing.attempt(deliveryId, { maxWaitMs: REPLAY_MAX_WAIT_MS, wait });
+    const result = await this.deliveries.attempt(deliveryId, { backoff: REPLAY_BACKOFF, maxWaitMs: REPLAY_MAX_WAIT_MS, wait });
     switch (result.outcome) {
       case 'delivered':
         return { outcome: 'sent' };
@@ -130,7 +135,7 @@ export class WebhookReplays {
       case 'permanent':
         return { outcome: 'failed' };
       case 'deferred':
-        await this.deliveries.markFailed(deliveryId, `the endpoint is throttled for ${Math.ceil(result.waitMs / 1000)} s more; not sent`);
+        await this.deliveries.markFailed(deliveryId, `the endpoint is throttled for ${Math.ceil(result.retryInMs / 1000)} s more; not sent`);
         return { outcome: 'failed' };
       case 'retry': {
         const [row] = await this.db.query(`SELECT attempts FROM deliveries WHERE id = $1`, [deliveryId]);
@@ -139,7 +144,8 @@ export class WebhookReplays {
           await this.deliveries.markFailed(deliveryId, `${result.error} (replay: ${attempts} attempts)`);
           return { outcome: 'failed' };
         }
-        return { outcome: 'retry', delayMs: REPLAY_RETRY_INITIAL_MS * 2 ** (attempts - 1), error: result.error };
+        // Quick retries whatever the receiver's Retry-After: its 429 paces the endpoint, which the next send waits for.
+        return { outcome: 'retry', delayMs: backoffMs(attempts, REPLAY_BACKOFF), error: result.error };
       }
     }
   }
@@ -152,10 +158,4 @@ export function replayDeliveryId(replayId: string, leadId: string): string {
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** The replay body: the stored lead's text with `signal.is_replay` added; the stored lead is untouched. */
-export function replayBody(storedPayload: string): string {
-  const lead = JSON.parse(storedPayload) as { signal?: Record<string, unknown> };
-  return JSON.stringify({ ...lead, signal: { ...lead.signal, is_replay: true } });
 }

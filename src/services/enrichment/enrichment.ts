@@ -14,7 +14,7 @@ import {
   phoneLookupWorkflowId,
   type BulkEnrichmentInput,
   type PhoneLookupInput,
-} from '../../../workflows/enrichment-messages';
+} from '../../temporal/contract';
 import { LookupSlots } from './lookup-slots';
 import { StoreEnrichmentProvider } from '../../providers/enrichment/store-provider';
 

@@ -1,14 +1,13 @@
 import type { DataSource } from 'typeorm';
 import type { Credits } from '../credits';
 import { runPrepared, type Statement } from '../../db/prepared';
+import { signalType } from '../signals/signal-types';
 
 export interface LeadPageQuery {
   since?: Date;
   limit: number;
   offset: number;
 }
-
-export const EMAIL_FOUND_CREDITS = 0.5;
 
 /** The page of a signal that has no row (callers check the signal first, so only in a race with its deletion). */
 const emptyPage = (signalId: string, query: LeadPageQuery) =>
@@ -92,15 +91,16 @@ export class Leads {
   }
 
   /**
-   * The email of a person-level lead whose signal asks for emails. The 0.5 credit is charged
-   * only when an email is found, once per lead (idempotent on the lead), and in the same
-   * transaction that writes the email into the stored payload.
+   * The email of a person-level lead whose signal asks for emails. Where the signal type prices
+   * emails (job changes: 0.5 credit), the charge is made only when an email is found, once per
+   * lead (idempotent on the lead), in the same transaction that writes the email into the
+   * stored payload; an account-watchlist lead's 3 credits already cover it.
    */
   async findEmail(leadId: string): Promise<'found' | 'not_found' | 'not_requested' | 'unpaid'> {
     return this.db.transaction(async (tx) => {
       const [lead] = await tx.query(
-        `SELECT l.id, l.signal_id, l.account_id, l.email_status, l.payload::text AS payload, p.email
-         FROM leads l LEFT JOIN people p ON l.subject_key = 'person:' || p.id
+        `SELECT l.id, l.signal_id, l.account_id, l.email_status, l.payload::text AS payload, p.email, s.signal_type_id
+         FROM leads l JOIN signals s ON s.id = l.signal_id LEFT JOIN people p ON l.subject_key = 'person:' || p.id
          WHERE l.id = $1 FOR UPDATE OF l`,
         [leadId],
       );
@@ -109,14 +109,18 @@ export class Leads {
         await tx.query(`UPDATE leads SET email_status = 'not_found' WHERE id = $1`, [leadId]);
         return 'not_found';
       }
-      const charge = await this.credits.charge(tx, {
-        accountId: lead.account_id,
-        credits: EMAIL_FOUND_CREDITS,
-        operation: 'email_found',
-        idempotencyKey: `email:${leadId}`,
-        signalId: lead.signal_id,
-        leadId,
-      });
+      const price = signalType(lead.signal_type_id).creditsPerEmailFound;
+      const charge =
+        price > 0
+          ? await this.credits.charge(tx, {
+              accountId: lead.account_id,
+              credits: price,
+              operation: 'email_found',
+              idempotencyKey: `email:${leadId}`,
+              signalId: lead.signal_id,
+              leadId,
+            })
+          : 'charged';
       if (charge === 'insufficient') {
         await tx.query(`UPDATE leads SET email_status = 'unpaid' WHERE id = $1`, [leadId]);
         return 'unpaid';

@@ -8,11 +8,17 @@ import type { Candidate } from './candidate';
 import { duplicateWindowDays, findCandidates, leadsLeftToday } from './evaluation';
 import { leadIdFor } from './lead-identity';
 import { buildLeadPayload } from './payload';
+import { leadSummary } from './lead-summary';
+import { destinationRoutesOf } from '../deliveries/destination-sender';
+import type { ProducedLead } from '../../temporal/contract';
 
 export interface ProductionBatch {
   state: SignalStatus | 'deleted';
-  /** Leads produced and not yet handed to their lead workflow, oldest first (from this and earlier batches). */
-  pendingLeadIds: string[];
+  /**
+   * Leads produced whose workflow is not known to be started, oldest first: this batch's, and
+   * any an earlier try produced but never reported (a crash between commit and answer).
+   */
+  leads: ProducedLead[];
   produced: number;
   /** True when this batch stopped at its size and more candidates may wait. */
   more: boolean;
@@ -34,11 +40,17 @@ export class LeadProduction {
     private readonly clock: Clock,
   ) {}
 
-  async produceBatch(signalId: string, batchSize = 100): Promise<ProductionBatch> {
+  /**
+   * `started`: leads whose workflows the signal workflow has started since its last call, now
+   * recorded as handed off so they are not answered again; `starting`: leads whose starts are
+   * still under way, left out of the answer.
+   */
+  async produceBatch(signalId: string, handOff: { started?: string[]; starting?: string[] } = {}, batchSize = 100): Promise<ProductionBatch> {
+    if (handOff.started?.length) await this.markHandedOff(handOff.started);
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
-    if (!signal || signal.deletedAt) return { state: 'deleted', pendingLeadIds: [], produced: 0, more: false };
-    const pending = () => this.pendingLeadIds(signalId);
-    if (signal.status !== 'active') return { state: signal.status, pendingLeadIds: await pending(), produced: 0, more: false };
+    if (!signal || signal.deletedAt) return { state: 'deleted', leads: [], produced: 0, more: false };
+    const pending = () => this.pendingLeads(signal, handOff.starting ?? []);
+    if (signal.status !== 'active') return { state: signal.status, leads: await pending(), produced: 0, more: false };
 
     const now = this.clock.now();
     if (!signal.firstEvaluatedAt) {
@@ -46,7 +58,7 @@ export class LeadProduction {
       signal.firstEvaluatedAt = now;
     }
     const remainingToday = leadsLeftToday(signal, this.clock.utcDay(now));
-    if (remainingToday <= 0) return { state: 'active', pendingLeadIds: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
+    if (remainingToday <= 0) return { state: 'active', leads: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
 
     const limit = Math.min(batchSize, remainingToday);
     const candidates = await findCandidates(this.db.manager, signal, now, limit);
@@ -60,7 +72,7 @@ export class LeadProduction {
     const deferredBy = stop === 'credits' ? 'credits' : stop === 'cap' ? 'dailyLeadLimit' : undefined;
     return {
       state: stop === 'inactive' ? 'paused' : 'active',
-      pendingLeadIds: await pending(),
+      leads: await pending(),
       produced,
       // A full batch may hide more candidates; skipped repeats leave cap unused for them.
       more: !stop && candidates.length === limit && produced < remainingToday,
@@ -159,18 +171,30 @@ export class LeadProduction {
     await this.db.query(`UPDATE signals SET credits_exhausted_at = coalesce(credits_exhausted_at, $2) WHERE id = $1`, [signalId, now]);
   }
 
-  async pendingLeadIds(signalId: string, limit = 500): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
-      [signalId, limit],
+  /** The signal's leads not yet handed off, with what their workflows show (routes, summary). */
+  private async pendingLeads(signal: Signal, starting: string[], limit = 500): Promise<ProducedLead[]> {
+    const rows: Array<SummaryRow & { id: string }> = await this.db.query(
+      `SELECT id, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
+         payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal
+       FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL AND NOT (id = ANY($3::uuid[])) ORDER BY created_at, id LIMIT $2`,
+      [signal.id, limit, starting],
     );
-    return rows.map((r) => r.id);
+    const routes = [...(signal.webhookUrl ? ['webhook'] : []), ...destinationRoutesOf(signal.destinations).map((r) => r.route)];
+    return rows.map((row) => ({ leadId: row.id, routes, summary: leadSummary(row, routes) }));
   }
 
-  async markHandedOff(leadIds: string[]): Promise<void> {
+  private async markHandedOff(leadIds: string[]): Promise<void> {
     if (leadIds.length === 0) return;
     await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [leadIds]);
   }
 }
 
 class CreditsExhausted extends Error {}
+
+interface SummaryRow {
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  company: string | null;
+  last_signal: string | null;
+}

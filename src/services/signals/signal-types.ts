@@ -23,6 +23,8 @@ export interface SignalType {
   configSchema: z.ZodObject;
   pricingModel: string;
   creditsPerLead: number;
+  /** Charged on top of the lead when `getEmails` finds an email; 0 where the lead's price covers it. */
+  creditsPerEmailFound: number;
   defaultDuplicateHandling: 'refuse' | 'allow';
   signalFields: readonly string[];
 }
@@ -36,6 +38,7 @@ export const SIGNAL_TYPES: Record<SignalTypeId, SignalType> = {
     configSchema: jobChangesConfig,
     pricingModel: 'per_lead: 2 credits per lead, plus 0.5 credit for each email found when getEmails is on',
     creditsPerLead: 2,
+    creditsPerEmailFound: 0.5,
     defaultDuplicateHandling: 'refuse',
     signalFields: [...COMMON_SIGNAL_FIELDS, ...JOB_CHANGE_SIGNAL_FIELDS],
   },
@@ -47,6 +50,7 @@ export const SIGNAL_TYPES: Record<SignalTypeId, SignalType> = {
     configSchema: accountWatchlistConfig,
     pricingModel: 'per_lead: 3 credits per lead, any event',
     creditsPerLead: 3,
+    creditsPerEmailFound: 0,
     defaultDuplicateHandling: 'allow',
     signalFields: [...COMMON_SIGNAL_FIELDS, ...WATCHLIST_SIGNAL_FIELDS],
   },

@@ -2,22 +2,32 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
 import { IsNull, type DataSource } from 'typeorm';
 import { AppError, conflict, notFound } from '../../errors';
-import { deliveryTaskQueue, type Config } from '../../config';
+import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { Signal, type SignalStatus } from '../../db/entities/signal';
-import { AccountIdKey, SignalIdKey, SignalTypeKey } from '../../temporal/search-attributes';
 import {
+  AccountIdKey,
+  SignalIdKey,
+  SignalStatusKey,
+  SignalTypeKey,
   configChangedSignal,
   deleteSignal,
+  deliveryTaskQueue,
   evaluateNowSignal,
+  leadWorkflowId,
   pauseSignal,
   resumeSignal,
+  signalStateQuery,
   signalWorkflowId,
+  signalWorkflowType,
   type SignalWorkflowInput,
-} from '../../../workflows/signal-messages';
+  type SignalWorkflowState,
+} from '../../temporal/contract';
 import type { SignalLifecycle } from './lifecycle';
 import { cancelPendingDeliveries } from '../deliveries/deliveries';
-import { deliveryWorkflowId } from '../../../workflows/delivery-messages';
+
+/** How long a read waits for the signal workflow's own answer before answering from PostgreSQL alone. */
+const LIVE_STATE_TIMEOUT_MS = 1_500;
 
 /** Cancellation requests in flight at once when a deleted signal had many pending deliveries. */
 const CANCELS_AT_ONCE = 20;
@@ -48,30 +58,51 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   async deleted(signal: Signal): Promise<void> {
     const cancelled = await cancelPendingDeliveries(this.db, signal.id);
     await this.tell(signal.id, 'delete');
-    // Replay sends have no workflow of their own: they find their rows cancelled.
-    await this.cancelDeliveryWorkflows(cancelled.filter((delivery) => delivery.kind === 'lead').map((delivery) => delivery.id));
+    // Replay sends belong to the replay workflow: they find their rows cancelled.
+    const leadIds = new Set(cancelled.flatMap((delivery) => (delivery.kind === 'lead' && delivery.lead_id ? [delivery.lead_id] : [])));
+    await this.cancelLeadWorkflows([...leadIds]);
   }
 
   /**
-   * Stops the workflows of deliveries just marked cancelled, so one waiting out a back-off (up
-   * to an hour) ends now rather than at its next attempt. Best effort: a workflow not reached
-   * still ends at that attempt, which finds its row cancelled.
+   * Stops the workflows of leads whose deliveries were just cancelled, so one waiting out a
+   * back-off (up to an hour) ends now rather than at its next attempt. Best effort: a workflow
+   * not reached still ends at that attempt, which finds its row cancelled.
    */
-  private async cancelDeliveryWorkflows(deliveryIds: string[]): Promise<void> {
+  private async cancelLeadWorkflows(leadIds: string[]): Promise<void> {
     const temporal = this.temporal;
     if (!temporal) return;
-    for (let i = 0; i < deliveryIds.length; i += CANCELS_AT_ONCE) {
+    for (let i = 0; i < leadIds.length; i += CANCELS_AT_ONCE) {
       await Promise.all(
-        deliveryIds.slice(i, i + CANCELS_AT_ONCE).map(async (deliveryId) => {
+        leadIds.slice(i, i + CANCELS_AT_ONCE).map(async (leadId) => {
           try {
-            await temporal.workflow.getHandle(deliveryWorkflowId(deliveryId)).cancel();
+            await temporal.workflow.getHandle(leadWorkflowId(leadId)).cancel();
           } catch (err) {
             // Not started yet, or already over: nothing to stop.
             if (err instanceof WorkflowNotFoundError) return;
-            this.logger.warn({ err, deliveryId }, 'could not cancel the delivery workflow; it ends at its next attempt');
+            this.logger.warn({ err, leadId }, 'could not cancel the lead workflow; it ends at its next attempt');
           }
         }),
       );
+    }
+  }
+
+  /**
+   * What only the signal's workflow knows (evaluating now, the next evaluation, leads started),
+   * asked by a query; null when the workflow cannot answer within a moment (Temporal down, no
+   * worker, no workflow), so that a read never fails because of Temporal.
+   */
+  async liveState(signalId: string): Promise<SignalWorkflowState | null> {
+    if (!this.temporal) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LIVE_STATE_TIMEOUT_MS)));
+    const asked = this.temporal.workflow
+      .getHandle(signalWorkflowId(signalId))
+      .query(signalStateQuery)
+      .catch(() => null);
+    try {
+      return await Promise.race([asked, timedOut]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -81,7 +112,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     if (!signal || signal.deletedAt) throw notFound('Signal');
     if (signal.status !== 'active') throw conflict('SIGNAL_NOT_ACTIVE', `The signal is ${signal.status}; only active signals evaluate`);
     if (!this.temporal) throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
-    await this.temporal.workflow.signalWithStart('signalWorkflow', this.startOptions(signal, evaluateNowSignal));
+    await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, evaluateNowSignal));
   }
 
   /**
@@ -100,7 +131,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
       accountId: signal.accountId,
       signalTypeId: signal.signalTypeId,
       evaluationIntervalMs: this.config.SIGNAL_EVALUATION_INTERVAL,
-      deliveryTaskQueue: deliveryTaskQueue(this.config),
+      leadTaskQueue: deliveryTaskQueue(this.config),
     };
   }
 
@@ -108,7 +139,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   async ensureRunning(signal: Signal, message: 'resume' | 'configChanged' = 'resume'): Promise<void> {
     if (!this.temporal) return;
     try {
-      await this.temporal.workflow.signalWithStart('signalWorkflow', this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal));
+      await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal));
     } catch (err) {
       this.logger.warn({ err, signalId: signal.id }, 'could not reach the signal workflow; the worker reconciles it');
     }
@@ -125,9 +156,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
         { key: SignalIdKey, value: signal.id },
         { key: AccountIdKey, value: signal.accountId },
         { key: SignalTypeKey, value: signal.signalTypeId },
+        { key: SignalStatusKey, value: 'active' },
       ],
       staticSummary: `Signal "${signal.name.slice(0, 120)}" (${signal.signalTypeId})`,
-      staticDetails: `Signal \`${signal.id}\` of account \`${signal.accountId}\`: evaluates every ${this.config.SIGNAL_EVALUATION_INTERVAL / 1000}s, produces leads in batches and hands each batch to its routes (a delivery workflow only for a delivery that needs retrying).`,
+      staticDetails: `Signal \`${signal.id}\` of account \`${signal.accountId}\`: evaluates every ${this.config.SIGNAL_EVALUATION_INTERVAL / 1000}s, produces leads in batches (each lead billed with its row) and starts a \`lead:{leadId}\` workflow per lead, which delivers it to its routes.`,
     };
   }
 

@@ -1,4 +1,4 @@
-// Imported by workflow code too: it may import nothing but @temporalio/common.
+// Part of the workflows' contract: imported by workflow code, so nothing but @temporalio/common.
 import { defineSearchAttributeKey, SearchAttributeType, TypedSearchAttributes } from '@temporalio/common';
 
 // Values are stored unencrypted by the server: ids and enum-like names only, never personal data.
@@ -7,17 +7,20 @@ export const AccountIdKey = defineSearchAttributeKey('AccountId', SearchAttribut
 /** The signal type id, e.g. `job_changes`, `account_watchlist`. */
 export const SignalTypeKey = defineSearchAttributeKey('SignalType', SearchAttributeType.KEYWORD);
 export const LeadIdKey = defineSearchAttributeKey('LeadId', SearchAttributeType.KEYWORD);
-/** The delivery route of a delivery workflow: `webhook`, a sequencer or a CRM name. */
-export const RouteKey = defineSearchAttributeKey('Route', SearchAttributeType.KEYWORD);
+/** Where a lead goes: `webhook`, sequencer and CRM names (one of the namespace's 3 KeywordList attributes). */
+export const RoutesKey = defineSearchAttributeKey('Routes', SearchAttributeType.KEYWORD_LIST);
+/** A signal workflow's state: `active`, `paused` or `credits_exhausted`; lists every paused signal in one query. */
+export const SignalStatusKey = defineSearchAttributeKey('SignalStatus', SearchAttributeType.KEYWORD);
 
 /** Every custom attribute the workflows set; a server must have all of them registered. */
-export const searchAttributeKeys: ReadonlyArray<typeof SignalIdKey> = [
+export const searchAttributeKeys = [
   SignalIdKey,
   AccountIdKey,
   SignalTypeKey,
   LeadIdKey,
-  RouteKey,
-];
+  RoutesKey,
+  SignalStatusKey,
+] as const;
 
 /** `temporal server start-dev` arguments that register {@link searchAttributeKeys}. */
 export function devServerSearchAttributeFlags(): string[] {

@@ -1,4 +1,5 @@
-// Imported by activities and the API too: types and pure helpers only.
+export const bulkEnrichmentWorkflowType = 'bulkEnrichmentWorkflow';
+export const phoneLookupWorkflowType = 'phoneLookupWorkflow';
 
 export interface BulkEnrichmentInput {
   jobId: string;

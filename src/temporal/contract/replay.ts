@@ -1,4 +1,6 @@
-// Imported by activities and the API too: types and pure helpers only.
+export const replayWorkflowType = 'replayWorkflow';
+/** `replay:{signalId}:{n}` with n the start time in ms. */
+export const replayWorkflowId = (signalId: string, n: number) => `replay:${signalId}:${n}`;
 
 /** The specification's replay result. */
 export interface ReplayResult {
@@ -33,11 +35,9 @@ export interface ReplayWorkflowInput {
   sendsPerRun?: number;
 }
 
-/** First attempt plus at most two quick retries per lead (contract §6). */
+/** Sends of one lead in a replay: the first and two quick retries. */
 export const REPLAY_SENDS_PER_LEAD = 3;
-/** The quick retries' back-off: 0.5 s, then 1 s. */
+/** The first quick retry's delay; doubled for the next. */
 export const REPLAY_RETRY_INITIAL_MS = 500;
-/** Longest wait for a throttled endpoint's slot inside one replay send; beyond it the send fails. */
+/** Longest wait for a throttled endpoint's slot inside one replay send. */
 export const REPLAY_MAX_WAIT_MS = 30_000;
-
-export const replayWorkflowId = (signalId: string, n: number | string) => `replay:${signalId}:${n}`;

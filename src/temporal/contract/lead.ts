@@ -1,0 +1,35 @@
+export const leadWorkflowType = 'leadWorkflow';
+export const leadWorkflowId = (leadId: string) => `lead:${leadId}`;
+
+/** The delivery back-off and window, read from the configuration by the producing activity. */
+export interface DeliveryRetrySettings {
+  /** One attempt's HTTP time-out (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs: number;
+  initialMs: number;
+  maxIntervalMs: number;
+  /** Total time after which a delivery is failed (WEBHOOK_RETRY_WINDOW_MS), from its first attempt. */
+  windowMs: number;
+}
+
+export interface LeadWorkflowInput {
+  leadId: string;
+  signalId: string;
+  retry: DeliveryRetrySettings;
+}
+
+/** A produced lead as the signal workflow starts its workflow: ids, the routes and a line a person can read. */
+export interface ProducedLead {
+  leadId: string;
+  /** `webhook`, sequencer and CRM names, for the Routes search attribute. */
+  routes: string[];
+  /** "Jane Doe, CTO at Acme: job change → webhook, hubspot" (at most 200 bytes). */
+  summary: string;
+}
+
+export type RouteOutcome = 'delivered' | 'failed' | 'cancelled';
+
+export interface LeadWorkflowResult {
+  /** The email extra: found (and charged on job-change leads), not found, not asked for, unpaid. */
+  email: string;
+  routes: Record<string, RouteOutcome>;
+}
