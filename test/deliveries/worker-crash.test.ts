@@ -57,7 +57,7 @@ test('SIGKILL of the worker mid-send, then a new worker: the lead still arrives,
   await killWorker(first);
 
   worker();
-  // The dead worker's attempt stops heartbeating; within seconds the attempt is retried.
+  // The dead worker's workflow task (with its local activity) times out; the new worker runs the attempt again.
   const requests = await r.waitFor(2, 60_000).catch((err) => Promise.reject(withOutput(err)));
   const retried = requests[1];
   expect(retried.headers['x-webhook-id']).toBe(inFlight.headers['x-webhook-id']);
@@ -71,6 +71,6 @@ test('SIGKILL of the worker mid-send, then a new worker: the lead still arrives,
   const [lead] = await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [signalId]);
   const charges = await stack.db.query(`SELECT lead_id, operation, credits::float8 AS credits FROM credit_ledger WHERE signal_id = $1`, [signalId]);
   expect(charges).toEqual([{ lead_id: lead.id, operation: 'lead', credits: -2 }]);
-  // The batch's hand-off was taken over and sent it once more: two attempts, one delivery.
+  // The new worker replayed the lead workflow and ran its attempt once more: two attempts, one delivery.
   expect(delivery.attempts).toBe(2);
 }, 150_000);
