@@ -6,6 +6,7 @@ import {
   createJobChangesBody,
   signalListQuery,
   signalListSchema,
+  signalActivitySchema,
   signalResourceSchema,
   updateSignalBody,
 } from '../schemas/signals';
@@ -23,7 +24,7 @@ const writeErrors = {
 };
 
 export function signalRoutes(services: Services) {
-  const { signals } = services;
+  const { signals, signalActivity } = services;
   return [
     defineRoute({
       method: 'post',
@@ -120,6 +121,17 @@ export function signalRoutes(services: Services) {
       params: signalParam,
       responses: { 204: { description: 'Deleted' }, ...notFound, ...authErrors },
       handle: ({ caller, params }) => signals.delete(caller.accountId, params.signalId),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/api/v1/signals/{signalId}/activity',
+      operationId: 'getSignalActivity',
+      summary: 'What the signal is doing now: evaluating, next evaluation, leads still being delivered',
+      tags,
+      access: read,
+      params: signalParam,
+      responses: { 200: { description: 'Signal activity', schema: signalActivitySchema }, ...notFound, ...authErrors },
+      handle: ({ caller, params }) => signalActivity.read(caller.accountId, params.signalId),
     }),
   ];
 }

@@ -92,3 +92,21 @@ export const watchedCompaniesBody = z.strictObject({ companies: companyEntries.m
 export const removeWatchedCompaniesBody = z
   .strictObject({ ids: z.array(z.uuid()).max(10_000).optional(), companies: z.array(companyEntry).max(10_000).optional() })
   .refine((b) => (b.ids?.length ?? 0) + (b.companies?.length ?? 0) > 0, 'give ids or companies to remove');
+
+export const signalActivitySchema = z
+  .object({
+    signalId: z.string().uuid(),
+    status: z.enum(['draft', 'active', 'paused']),
+    source: z.enum(['workflow', 'database']).meta({
+      description: 'workflow: the live fields come from the signal workflow; database: it did not answer in time, so they are null',
+    }),
+    workflowStatus: z.enum(['active', 'paused', 'credits_exhausted']).nullable(),
+    evaluating: z.boolean().nullable(),
+    lastEvaluatedAt: z.string().nullable(),
+    nextEvaluationAt: z.string().nullable(),
+    leadsStartedThisEvaluation: z.number().int().nullable(),
+    leadsBeingDelivered: z.number().int().meta({ description: 'Leads with a route still being sent or waiting for a retry' }),
+    leadsToday: z.number().int(),
+    leadsTotal: z.number().int(),
+  })
+  .meta({ id: 'SignalActivity', description: 'What the signal is doing now, asked of its workflow; PostgreSQL alone when Temporal cannot answer in time' });

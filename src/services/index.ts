@@ -24,6 +24,7 @@ import { DestinationSender } from './deliveries/destination-sender';
 import { Integrations } from './integrations';
 import { createEnrichment } from './enrichment/enrichment';
 import { Search } from './search';
+import { SignalActivityReader } from './signals/activity';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -67,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     watchlists,
     signals,
     signalLifecycle: lifecycle,
+    signalActivity: new SignalActivityReader(deps.db, signals, (signalId) => lifecycle.liveState(signalId)),
     leadProduction: new LeadProduction(deps.db, credits, clock),
     leads: new Leads(deps.db, credits),
     funnel: new Funnel(deps.db, clock),
