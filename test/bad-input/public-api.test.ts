@@ -134,7 +134,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  // eslint-disable-next-line no-console
+   
   console.log(
     `[bad-input] answers by operation: ${[...seen].map(([op, counts]) => `${op} ${JSON.stringify(Object.fromEntries(counts))}`).join('; ')}`,
   );

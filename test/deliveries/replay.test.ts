@@ -56,7 +56,8 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
     // The stored lead's own text with the flag added; nothing else differs.
     const stored = leads.find((l) => l.id === request.body.contact.lead_id)!;
     expect(request.rawBody.toString('utf8')).toBe(replayBody(stored.payload));
-    const { is_replay, ...signal } = request.body.signal;
+    const { is_replay: isReplay, ...signal } = request.body.signal;
+    expect(isReplay).toBe(true);
     expect({ ...request.body, signal }).toEqual(JSON.parse(stored.payload));
   }
   const idsByLead = new Map<string, Set<string>>();

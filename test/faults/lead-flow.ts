@@ -330,6 +330,6 @@ export function faultTestBed(options: {
 
 /** A line in the test output saying what the fault did, for timings and the report. */
 export function note(file: string, line: string): void {
-  // eslint-disable-next-line no-console
+   
   console.log(`[${file}] ${line}`);
 }

@@ -10,7 +10,7 @@ export interface TestInfrastructure {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
+   
   var __intentLeadsTestInfrastructure: TestInfrastructure | undefined;
 }
 

@@ -1,0 +1,52 @@
+// @ts-check
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+/** Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no service code. */
+const workflowImportRules = {
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      paths: [
+        ...builtinModules.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins.' })),
+        { name: '../activities', message: 'Workflows see activities as types only.', allowTypeImports: true },
+      ],
+      patterns: [
+        {
+          group: ['../src/*', '!../src/temporal', '../src/temporal/*', '!../src/temporal/contract'],
+          message: 'Workflows import only the workflows contract (src/temporal/contract) from src/.',
+        },
+      ],
+    },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // Forgetting to await an activity, a workflow API or a query is a bug, not a style.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      'object-shorthand': ['error', 'always'],
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  { files: ['workflows/**/*.ts'], rules: workflowImportRules },
+  {
+    files: ['src/services/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workflows/*', '**/workflows'], message: 'Services use the workflows contract (src/temporal/contract), never workflow code.' }] }],
+    },
+  },
+  prettier,
+);
