@@ -33,8 +33,8 @@ export function createActivities(services: Services) {
       return { ...batch, retry };
     },
     /** The lead's paid extra (the email, charged where its type prices it) and a delivery row per route. */
-    async prepareLead(leadId: string) {
-      const email = await services.leads.findEmail(leadId);
+    async prepareLead(leadId: string, emailPending: boolean) {
+      const email = emailPending ? await services.leads.findEmail(leadId) : 'not_requested';
       const deliveries = await services.deliveries.createRoutes(leadId);
       return { email, deliveries };
     },

@@ -32,7 +32,7 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
     retry: localRetry,
   });
   const backoff = { initialMs: input.retry.initialMs, maxIntervalMs: input.retry.maxIntervalMs };
-  const { email, deliveries } = await prepareLead(input.leadId);
+  const { email, deliveries } = await prepareLead(input.leadId, input.emailPending);
   const board = new RouteBoard(deliveries);
   setCurrentDetails(board.describe());
 

@@ -115,7 +115,7 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
       await startChild(leadWorkflow, {
         workflowId: leadWorkflowId(lead.leadId),
         taskQueue: input.leadTaskQueue,
-        args: [{ leadId: lead.leadId, signalId: input.signalId, retry }],
+        args: [{ leadId: lead.leadId, signalId: input.signalId, emailPending: lead.emailPending, retry }],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         // A lead is handed over once: a retried start after a crash must not run a finished lead again.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

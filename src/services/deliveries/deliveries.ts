@@ -178,15 +178,24 @@ export class Deliveries {
     const source = { payload: delivery.payload as string, secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret) };
     const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
     const outcome = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
-    if (outcome.outcome === 'retry') {
-      await this.db.query(
-        `UPDATE deliveries SET last_status_code = $2, last_error = $3, updated_at = now(),
-           next_attempt_at = now() + make_interval(secs => $4::int / 1000.0)
-         WHERE id = $1 AND status = 'pending'`,
-        [deliveryId, outcome.statusCode, outcome.error, outcome.retryInMs],
-      );
-    } else if (outcome.outcome === 'delivered') await this.settle(deliveryId, 'delivered', outcome.statusCode, null);
-    else if (outcome.outcome === 'permanent') await this.settle(deliveryId, 'failed', outcome.statusCode, outcome.error);
+    // The attempt row and the delivery's new state in one statement.
+    await this.db.query(
+      `WITH attempt AS (
+         INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
+       )
+       UPDATE deliveries SET status = $6, last_status_code = $3, last_error = $5, updated_at = now(),
+         next_attempt_at = CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int / 1000.0) END
+       WHERE id = $1 AND status = 'pending'`,
+      [
+        deliveryId,
+        delivery.attempts,
+        sent.statusCode,
+        sent.durationMs,
+        sent.outcome === 'ok' ? null : sent.error,
+        outcome.outcome === 'delivered' ? 'delivered' : outcome.outcome === 'permanent' ? 'failed' : 'pending',
+        outcome.outcome === 'retry' ? outcome.retryInMs : null,
+      ],
+    );
     // Only a paced endpoint has a spacing for a success to shrink.
     if (origin && paced && outcome.outcome === 'delivered') await this.rates.recordSuccess(origin);
     if (origin && sent.outcome === 'retry' && sent.statusCode === 429) {
@@ -273,7 +282,7 @@ export class Deliveries {
 
   private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; secret: string | null }) {
     const body = webhookBody(delivery.kind, source.payload);
-    return this.sender.send({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret: source.secret });
+    return this.sender.sendUnrecorded({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret: source.secret });
   }
 
   /** A sequencer or CRM route: the same stored payload, mapped for the tool and pushed through its adapter. */

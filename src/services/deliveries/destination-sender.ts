@@ -57,8 +57,8 @@ export function destinationRoutesOf(destinations: Record<string, unknown> | null
 /**
  * One attempt of a lead to a sequencer or a CRM, through the vendor adapter, classified exactly
  * as a webhook answer is (contract section 6): 429 waits the vendor's Retry-After, 5xx and
- * time-outs back off, other 4xx are permanent. Every attempt is recorded, even one that was
- * refused before any call, so the attempts list explains every failed delivery.
+ * time-outs back off, other 4xx are permanent. Every attempt is recorded by the delivery, even
+ * one that was refused before any call, so the attempts list explains every failed delivery.
  */
 export class DestinationSender {
   constructor(
@@ -68,17 +68,13 @@ export class DestinationSender {
     private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
   ) {}
 
+  /** One push, classified; the caller records the attempt with the delivery's new state. */
   async send(input: DestinationPush): Promise<PushResult> {
     const started = Date.now();
-    const result = await this.withinDeadline(this.push(input)).then(
+    return this.withinDeadline(this.push(input)).then(
       (): PushResult => ({ outcome: 'ok', statusCode: null, durationMs: Date.now() - started }),
       (err: unknown): PushResult => classify(err, Date.now() - started),
     );
-    await this.db.query(
-      `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)`,
-      [input.deliveryId, input.attempt, result.statusCode, result.durationMs, result.outcome === 'ok' ? null : result.error],
-    );
-    return result;
   }
 
   private async push(input: DestinationPush): Promise<void> {

@@ -65,10 +65,7 @@ export class WebhookSender {
     return result;
   }
 
-  /**
-   * Sends once and answers the contract's classification without writing anything: a batch
-   * records its attempts together afterwards (`Deliveries.attemptWebhooks`).
-   */
+  /** Sends once and answers the contract's classification; the delivery records the attempt with its new state. */
   async sendUnrecorded(input: WebhookSend): Promise<SendResult> {
     const started = Date.now();
     return this.post(input).then(

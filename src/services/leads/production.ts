@@ -173,14 +173,14 @@ export class LeadProduction {
 
   /** The signal's leads not yet handed off, with what their workflows show (routes, summary). */
   private async pendingLeads(signal: Signal, starting: string[], limit = 500): Promise<ProducedLead[]> {
-    const rows: Array<SummaryRow & { id: string }> = await this.db.query(
-      `SELECT id, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
+    const rows: Array<SummaryRow & { id: string; email_pending: boolean }> = await this.db.query(
+      `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
          payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal
        FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL AND NOT (id = ANY($3::uuid[])) ORDER BY created_at, id LIMIT $2`,
       [signal.id, limit, starting],
     );
     const routes = [...(signal.webhookUrl ? ['webhook'] : []), ...destinationRoutesOf(signal.destinations).map((r) => r.route)];
-    return rows.map((row) => ({ leadId: row.id, routes, summary: leadSummary(row, routes) }));
+    return rows.map((row) => ({ leadId: row.id, routes, summary: leadSummary(row, routes), emailPending: row.email_pending }));
   }
 
   private async markHandedOff(leadIds: string[]): Promise<void> {

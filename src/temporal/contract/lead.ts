@@ -14,6 +14,8 @@ export interface DeliveryRetrySettings {
 export interface LeadWorkflowInput {
   leadId: string;
   signalId: string;
+  /** Whether the signal asked for an email this lead may get (`getEmails` on a person-level lead). */
+  emailPending: boolean;
   retry: DeliveryRetrySettings;
 }
 
@@ -24,6 +26,7 @@ export interface ProducedLead {
   routes: string[];
   /** "Jane Doe, CTO at Acme: job change → webhook, hubspot" (at most 200 bytes). */
   summary: string;
+  emailPending: boolean;
 }
 
 export type RouteOutcome = 'delivered' | 'failed' | 'cancelled';
