@@ -274,6 +274,13 @@ function shapeOf(run: CeilingRun): string {
   return `batches of ${run.batch}, ${run.perRun} children per parent run (${run.parentRuns} runs)`;
 }
 
+/** "Temporal server 27 ms, ceiling worker 15.6 ms of CPU per child, machine 100 % busy" */
+function ceilingCpu(run: CeilingRun, machine: Machine): string {
+  const perChild = (name: string) => fmt(((run.cpu[name] ?? NaN) * 1000) / run.children);
+  const busy = ((run.cpu.machine ?? NaN) * 100_000) / (run.elapsedMs * machine.cpus);
+  return `CPU per child: Temporal server ${perChild('Temporal server')} ms, ceiling worker ${perChild('ceiling worker')} ms; machine ${fmt(busy, 0)} % busy`;
+}
+
 function executionTypes(run: PipelineRun): string {
   if (run.executions.error) return `not counted: ${run.executions.error}`;
   const types = Object.entries(run.executions.byType).map(([type, count]) => `${fmt(count, 0)} ${type}`);
@@ -327,7 +334,11 @@ export function writeResults(docsDir: string, records: SectionRecord[]): string[
 const dateOf = (r: SectionRecord) => `${r.mode}, ${r.machine.date.slice(0, 10)}`;
 
 /** The summary: targets, then the latest numbers of each section, compact; every detail stays in the JSON. */
-export function summary(records: SectionRecord[]): string {
+export function summary(all: SectionRecord[]): string {
+  // One record per section: the full-size one, else the quick check.
+  const records = all.filter(
+    (r) => r.mode === 'full' || !all.some((o) => o.section === r.section && o.mode === 'full'),
+  );
   const lines: string[] = ['### Targets', '', '| run | target | measured | |', '|---|---|---|---|'];
   const pipelineRecords = records.filter((r) => r.section === 'pipeline' && (r.error || pipelineRuns(r).length > 0));
   if (pipelineRecords.length === 0) {
@@ -373,13 +384,15 @@ export function summary(records: SectionRecord[]): string {
     );
   }
   for (const record of records.filter((r) => r.section === 'ceiling' && r.data)) {
-    const cells = (record.data as { runs: CeilingRun[] }).runs.map(
-      (run) => `${fmt(run.childrenPerSecond)} leads/s with ${fmt(run.children, 0)} children`,
+    const runs = (record.data as { runs: CeilingRun[] }).runs;
+    const cells = runs.map(
+      (run) =>
+        `${fmt(run.childrenPerSecond)} leads/s with ${fmt(run.children, 0)} children (${ceilingCpu(run, record.machine)})`,
     );
-    const run = (record.data as { runs: CeilingRun[] }).runs[0];
     lines.push(
       '',
-      `Ceiling (c) alone (${dateOf(record)}, \`${record.command}\`): ${cells.join(', ')}${run ? `; ${shapeOf(run)}` : ''}.`,
+      `Ceiling (c) alone (${dateOf(record)}, \`${record.command}\`, load average ${record.machine.loadAtStart} at start): ` +
+        `${cells.join('; ')}${runs[0] ? `; batches of ${runs[0].batch}, ${runs[0].perRun} children per parent run` : ''}.`,
     );
   }
 
@@ -405,6 +418,9 @@ export function summary(records: SectionRecord[]): string {
       );
     }
   }
-  lines.push('', `Machine, date and command of each: \`docs/${RESULTS_FILE}\`.`);
+  lines.push(
+    '',
+    `The latest full-size record of each section, else its quick check; machine, date, command and every number of each: \`docs/${RESULTS_FILE}\`.`,
+  );
   return lines.join('\n');
 }
