@@ -1,10 +1,13 @@
 /**
  * `npm run bench`: measures the service on this machine beside the ceilings of its parts, and
- * writes the results to docs/performance.md. Not part of `npm test`.
+ * writes the results to docs/performance-results.json and the summary in docs/performance.md.
+ * Not part of `npm test`.
  *
- *   npm run bench                               # every section at full size (~30–45 min)
+ *   npm run bench                               # pipeline, reads, evaluation, scale at full size
  *   npm run bench -- --quick                    # N = 1,000, 100,000 leads/rows, 100 signals
  *   npm run bench -- --sections reads,scale     # some sections only (in the usual order)
+ *   npm run bench -- --sections ceiling         # ceiling (c) alone (it is also part of pipeline)
+ *   npm run bench -- --ceiling-per-run 500      # ceiling (c)'s children per parent run (the signal workflow's bound)
  *   npm run bench -- --cpu-prof DIR             # also write V8 CPU profiles of the worker and API to DIR
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
@@ -15,10 +18,21 @@ import { performance } from 'node:perf_hooks';
 import { Client as PgClient } from 'pg';
 import { onLauncherGone, onShutdownSignals, relaunchDetached } from './process-tree';
 import { runEvaluation } from './bench/evaluation';
-import { runPipeline, startCeilingWorker, type PipelineRun } from './bench/pipeline';
+import { DEFAULT_CEILING_SHAPE, startCeilingWorker, type CeilingRun, type CeilingShape } from './bench/ceiling';
+import { runPipeline, type PipelineRun } from './bench/pipeline';
 import { startReceiver } from './bench/receiver';
 import { runReads } from './bench/reads';
-import { loadAverage, machineFacts, printTable, SECTIONS, writeDocument, type Mode, type Section, type SectionRecord } from './bench/report';
+import {
+  DEFAULT_SECTIONS,
+  loadAverage,
+  machineFacts,
+  printTable,
+  SECTIONS,
+  writeResults,
+  type Mode,
+  type Section,
+  type SectionRecord,
+} from './bench/report';
 import { runScale } from './bench/scale';
 import { BenchStack, ROOT } from './bench/stack';
 
@@ -26,13 +40,30 @@ interface Options {
   mode: Mode;
   sections: Section[];
   cpuProfDir?: string;
+  ceiling: CeilingShape;
   /** The command as typed, for the document. */
   command: string;
 }
 
 const SIZES = {
-  full: { pipelineN: [1_000, 10_000], readLeads: 1_000_000, readSeconds: 15, readRounds: 2, evaluationRows: 1_000_000, companies: 10_000, signals: 1_000 },
-  quick: { pipelineN: [1_000], readLeads: 100_000, readSeconds: 8, readRounds: 2, evaluationRows: 100_000, companies: 10_000, signals: 100 },
+  full: {
+    pipelineN: [1_000, 10_000],
+    readLeads: 1_000_000,
+    readSeconds: 15,
+    readRounds: 2,
+    evaluationRows: 1_000_000,
+    companies: 10_000,
+    signals: 1_000,
+  },
+  quick: {
+    pipelineN: [1_000],
+    readLeads: 100_000,
+    readSeconds: 8,
+    readRounds: 2,
+    evaluationRows: 100_000,
+    companies: 10_000,
+    signals: 100,
+  },
 };
 
 function log(line: string): void {
@@ -41,25 +72,50 @@ function log(line: string): void {
 
 function parseOptions(argv: string[]): Options {
   let mode: Mode = 'full';
-  let sections: Section[] = [...SECTIONS];
+  let sections: Section[] = [...DEFAULT_SECTIONS];
   let cpuProfDir: string | undefined;
+  const ceiling: CeilingShape = { ...DEFAULT_CEILING_SHAPE };
+  const count = (name: string, value: string | undefined) => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} takes a whole number ≥ 1`);
+    return n;
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--quick') mode = 'quick';
     else if (arg === '--sections' || arg.startsWith('--sections=')) {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[++i];
-      const asked = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const asked = (value ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = asked.filter((s) => !(SECTIONS as readonly string[]).includes(s));
-      if (asked.length === 0 || unknown.length) throw new Error(`--sections takes a list of ${SECTIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`);
+      if (asked.length === 0 || unknown.length)
+        throw new Error(
+          `--sections takes a list of ${SECTIONS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}`,
+        );
       sections = SECTIONS.filter((s) => asked.includes(s));
+    } else if (arg === '--ceiling-per-run') {
+      ceiling.perRun = count(arg, argv[++i]);
+    } else if (arg === '--ceiling-batch') {
+      ceiling.batch = count(arg, argv[++i]);
     } else if (arg === '--cpu-prof') {
       cpuProfDir = path.resolve(argv[++i] ?? 'bench-profiles');
     } else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run bench -- [--quick] [--sections pipeline,reads,evaluation,scale] [--cpu-prof DIR]');
+      console.log(
+        `usage: npm run bench -- [--quick] [--sections ${SECTIONS.join(',')}] [--ceiling-per-run ${DEFAULT_CEILING_SHAPE.perRun}] ` +
+          `[--ceiling-batch ${DEFAULT_CEILING_SHAPE.batch}] [--cpu-prof DIR]\n(default sections: ${DEFAULT_SECTIONS.join(', ')})`,
+      );
       process.exit(0);
     } else throw new Error(`unknown option ${arg} (see --help)`);
   }
-  return { mode, sections, cpuProfDir, command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' ') };
+  return {
+    mode,
+    sections,
+    cpuProfDir,
+    ceiling,
+    command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
+  };
 }
 
 async function runSections(stack: BenchStack, options: Options, records: SectionRecord[]): Promise<void> {
@@ -74,7 +130,7 @@ async function runSections(stack: BenchStack, options: Options, records: Section
     const started = performance.now();
     const record: SectionRecord = { section, mode: options.mode, command: options.command, machine, elapsedMs: 0 };
     try {
-      record.data = await runSection(section, stack, db, size);
+      record.data = await runSection(section, stack, db, size, options.ceiling);
     } catch (err) {
       if (stack.isClosing) return;
       record.error = (err as Error).message;
@@ -86,12 +142,18 @@ async function runSections(stack: BenchStack, options: Options, records: Section
   }
 }
 
-async function runSection(section: Section, stack: BenchStack, db: PgClient, size: (typeof SIZES)[Mode]): Promise<unknown> {
+async function runSection(
+  section: Section,
+  stack: BenchStack,
+  db: PgClient,
+  size: (typeof SIZES)[Mode],
+  shape: CeilingShape,
+): Promise<unknown> {
   switch (section) {
     case 'pipeline': {
       const receiver = await startReceiver();
       stack.adopt({ name: 'webhook receiver', stop: receiver.close });
-      const ceilingWorker = await startCeilingWorker(stack);
+      const ceilingWorker = await startCeilingWorker(stack, shape);
       const runs: PipelineRun[] = [];
       try {
         for (const [index, n] of size.pipelineN.entries()) {
@@ -103,8 +165,30 @@ async function runSection(section: Section, stack: BenchStack, db: PgClient, siz
       }
       return { runs };
     }
+    case 'ceiling': {
+      const ceilingWorker = await startCeilingWorker(stack, shape);
+      const runs: CeilingRun[] = [];
+      try {
+        for (const n of size.pipelineN) {
+          log(`ceiling (c) with ${n} children`);
+          const run = await ceilingWorker.run(n, 120_000 + n * 150);
+          log(
+            `  ${n} children in ${(run.elapsedMs / 1000).toFixed(1)} s = ${run.childrenPerSecond.toFixed(1)} leads/s${run.complete ? '' : ' (INCOMPLETE)'}`,
+          );
+          runs.push(run);
+        }
+      } finally {
+        await ceilingWorker.stop();
+      }
+      return { runs };
+    }
     case 'reads':
-      return runReads(stack, db, { leads: size.readLeads, seconds: size.readSeconds, warmupSeconds: 3, rounds: size.readRounds }, log);
+      return runReads(
+        stack,
+        db,
+        { leads: size.readLeads, seconds: size.readSeconds, warmupSeconds: 3, rounds: size.readRounds },
+        log,
+      );
     case 'evaluation':
       return runEvaluation(stack, db, { rows: size.evaluationRows, companies: size.companies }, log);
     case 'scale':
@@ -151,14 +235,15 @@ function main(): void {
   onLauncherGone(() => void finish(130));
 
   const run = async () => {
-    log(`sections ${options.sections.join(', ')} (${options.mode}); load average ${loadAverage()}; temp dir ${stack.tmpDir}`);
+    log(
+      `sections ${options.sections.join(', ')} (${options.mode}); load average ${loadAverage()}; temp dir ${stack.tmpDir}`,
+    );
     await stack.start();
     await runSections(stack, options, records);
     if (stopping) return;
     printTable(records, (line) => console.log(line));
-    const doc = path.join(ROOT, 'docs', 'performance.md');
-    writeDocument(doc, records);
-    log(`results written to ${path.relative(process.cwd(), doc) || doc}`);
+    const written = writeResults(path.join(ROOT, 'docs'), records);
+    log(`results written to ${written.map((file) => path.relative(process.cwd(), file) || file).join(' and ')}`);
     await finish(records.some((r) => r.error) ? 1 : 0);
   };
   run().catch((err: unknown) => {

@@ -3,6 +3,7 @@ import { createActivities } from '../activities';
 import { Services } from '../src/services';
 import { deliveryTaskQueue } from '../src/temporal/contract';
 import { installTemporalRuntime } from '../src/temporal/runtime';
+import { workerTuning } from './tuning';
 
 export interface WorkerTarget {
   address: string;
@@ -14,21 +15,11 @@ export interface WorkerTarget {
   workflowBundlePath?: string;
 }
 
-/**
- * Workflow executions each worker keeps in memory between their tasks (the SDK's sticky cache).
- * The SDK sizes it from the heap limit (about 2,300 for a 4 GB heap), and an idle signal
- * workflow held there costs ~0.3 MB, so 1,000 active signals kept a worker at ~700 MB
- * (docs/performance.md). Past this many, the least recently used one is dropped and replayed
- * from its history when it next wakes; continue-as-new keeps those histories short. Well above
- * the lead workflows a production batch hands off at once (100), so lead production does not
- * replay.
- */
-const MAX_CACHED_WORKFLOWS = 250;
 
 /**
- * The workers of one process: the signal task queue (signals, leads) and the deliveries' own
- * queue, so a day of retries against slow receivers never competes with lead production for
- * task slots. Both run the same workflows and activities.
+ * The workers of one process: the signal task queue (signal workflows, production) and the
+ * deliveries' own queue (lead workflows), so a day of retries against slow receivers never
+ * competes with evaluation for task slots. Both run the same workflows and activities.
  */
 export async function createWorker(
   services: Services,
@@ -49,7 +40,7 @@ export async function createWorker(
     taskQueue: target.taskQueue,
     activities,
     ...workflowSource,
-    maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+    ...workerTuning,
   });
   const deliveryWorker = await Worker.create({
     connection,
@@ -57,7 +48,7 @@ export async function createWorker(
     taskQueue: target.deliveryTaskQueue ?? deliveryTaskQueue({ TEMPORAL_TASK_QUEUE: target.taskQueue }),
     activities,
     ...workflowSource,
-    maxCachedWorkflows: MAX_CACHED_WORKFLOWS,
+    ...workerTuning,
   });
   return { worker, deliveryWorker, connection };
 }

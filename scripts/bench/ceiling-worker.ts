@@ -1,10 +1,14 @@
 /**
- * The worker of ceiling (b): a process of its own with the SDK's default worker settings, as the
- * service's worker has, running only the minimal workflows of `ceiling-workflows.ts`. Its one
- * activity counts arrivals; when the bench's expected count is reached it reports the moment
- * over IPC (`{ runId, lastAt }`, lastAt from Date.now()).
+ * The worker of ceiling (c): a process of its own, started with the service worker's node flags,
+ * its Temporal runtime set up the same way, and the service's `workerTuning`, running only the
+ * minimal workflows of `ceiling-workflows.ts`. Its one local activity counts arrivals; when the
+ * bench's expected count is reached it reports the moment over IPC (`{ runId, lastAt }`, lastAt
+ * from Date.now()).
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { createLogger } from '../../src/logger';
+import { installTemporalRuntime } from '../../src/temporal/runtime';
+import { workerTuning } from '../../worker/tuning';
 import type { CeilingActivities } from './ceiling-workflows';
 
 const expected = new Map<string, number>();
@@ -23,6 +27,7 @@ const activities: CeilingActivities = {
 };
 
 async function main(): Promise<void> {
+  installTemporalRuntime(createLogger(process.env.LOG_LEVEL ?? 'warn', 'ceiling-worker'));
   const address = process.env.TEMPORAL_ADDRESS as string;
   const taskQueue = process.env.CEILING_TASK_QUEUE as string;
   const connection = await NativeConnection.connect({ address });
@@ -32,8 +37,9 @@ async function main(): Promise<void> {
     taskQueue,
     workflowsPath: require.resolve('./ceiling-workflows'),
     activities,
+    ...workerTuning,
   });
-  process.send?.({ ready: true });
+  process.send?.({ ready: true, tuning: workerTuning });
   await worker.run();
   await connection.close();
 }

@@ -1,24 +1,26 @@
 /**
- * Ceiling (b) of the pipeline: the least work Temporal can do per workflow execution, in the
- * shape the pipeline once had per lead. A parent starts children in batches, abandoned and all
- * at once (batches of 100, continue-as-new every 500 children), and each child runs one
- * activity that does nothing. The bench turns its executions/s into leads/s with the workflow
- * executions the pipeline was counted to spend per lead. Bundled by the bench's own worker only.
+ * Ceiling (c) of the pipeline: the least Temporal work in the pipeline's shape. A signal-like
+ * parent starts its children a batch at a time, each batch in one workflow task (all starts sent
+ * together, parent-close policy ABANDON, awaiting the starts only), and continues as new after
+ * `perRun` children; each child runs one local activity that does nothing but note its arrival,
+ * so it finishes in one workflow task as a lead whose routes succeed at once does.
+ * Bundled by the bench's ceiling worker only.
  */
-import { ParentClosePolicy, continueAsNew, proxyActivities, startChild } from '@temporalio/workflow';
+import { ParentClosePolicy, continueAsNew, proxyLocalActivities, startChild } from '@temporalio/workflow';
 
 export interface CeilingActivities {
+  /** Does nothing; the ceiling worker counts the call, as the receiver counts a lead. */
   arrive(runId: string, index: number): Promise<void>;
 }
 
-const { arrive } = proxyActivities<CeilingActivities>({ startToCloseTimeout: '1 minute' });
+const { arrive } = proxyLocalActivities<CeilingActivities>({ startToCloseTimeout: '1 minute' });
 
 export interface CeilingParentInput {
   runId: string;
   total: number;
-  /** Children per hand-off: the signal workflow's production batch (100). */
+  /** Children started per workflow task: the signal workflow's production batch (100). */
   batch: number;
-  /** Children per run before continue-as-new: the signal workflow's CHILDREN_PER_RUN (500). */
+  /** Children per run before continue-as-new: the signal workflow's bound (500 unless the bench is told otherwise). */
   perRun: number;
   from?: number;
 }
@@ -41,7 +43,8 @@ export async function ceilingParent(input: CeilingParentInput): Promise<void> {
     await Promise.all(starts);
     thisRun += end - next;
     next = end;
-    if (next < input.total && thisRun >= input.perRun) await continueAsNew<typeof ceilingParent>({ ...input, from: next });
+    if (next < input.total && thisRun >= input.perRun)
+      await continueAsNew<typeof ceilingParent>({ ...input, from: next });
   }
 }
 

@@ -2,39 +2,32 @@
  * End to end: N job changes ingested for an active job-changes signal whose webhook is a
  * verifying receiver on 127.0.0.1, then one evaluate request; every lead must arrive. Beside
  * it, in the same run, the two ceilings: (a) the same payloads signed and POSTed straight to
- * the same receiver, (b) the rate at which the same Temporal server and a worker run a minimal
- * parent → child workflow → one activity, divided by the workflow executions the pipeline
- * spent per lead, counted in Temporal's visibility after the run (not derived from the code).
+ * the same receiver, (c) the same Temporal server running the pipeline's shape with nothing
+ * inside it (ceiling.ts), with the service worker's tuning.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ChildProcess } from 'node:child_process';
 import { Client as PgClient } from 'pg';
 import { signalWorkflowId, signalStateQuery as stateQuery, type SignalWorkflowState } from '../../src/temporal/contract';
+import type { CeilingRun, CeilingWorker } from './ceiling';
+import { waitForQuiet } from './ceiling';
 import { call, createAccount, expectStatus } from './http';
 import type { BenchReceiver } from './receiver';
 import type { BenchStack } from './stack';
 import { cpuReading } from './cpu';
 import { percentile } from './stats';
+import { workerTuning } from '../../worker/tuning';
 
-/**
- * The executions per lead that records made before the count was measured used, derived from
- * the code of the time (a lead workflow and a delivery workflow per lead, plus the signal
- * workflow's run per 500 leads). Only for rendering those records; new runs count (below).
- */
-export const CONSTANT_EXECUTIONS_PER_LEAD_BEFORE_MEASURING = 1 + 1 + 1 / 500;
-/** Ceiling (b)'s parent: children started per batch (the signal workflow's production batch, 100). */
-const HAND_OFF_BATCH = 100;
-/** Ceiling (b)'s parent: children per run before it continues as new (the signal workflow's CHILDREN_PER_RUN). */
-const CHILDREN_PER_RUN = 500;
 /** Visibility may lag the workflows a little: the count is read until it holds still this long. */
 const EXECUTION_COUNT_STABLE_MS = 2_000;
 const EXECUTION_COUNT_TIMEOUT_MS = 30_000;
-/** The deliveries worker's activity slots (the SDK default, 100): the direct sender's concurrency. */
-const DIRECT_SEND_CONCURRENCY = 100;
+/** How long the run's workflows may take to close after the last lead arrived, before ceiling (c) starts beside them. */
+const SETTLE_TIMEOUT_MS = 60_000;
+/** The lead workflows' routes run as local activities: the direct sender sends as many at once as a worker runs. */
+const DIRECT_SEND_CONCURRENCY = workerTuning.maxConcurrentLocalActivityExecutions;
 const INGEST_CHUNK_LINES = 5_000;
 const DRAIN_TIMEOUT_MS = 600_000;
 
@@ -65,61 +58,42 @@ export interface PipelineRun {
   leadsPerSecond: number;
   /** Per lead: evaluate request → the receiver has it. */
   latency: Distribution;
-  /**
-   * Per lead: its production batch began (leads.created_at, the batch's evaluation time) → the
-   * receiver has it. The p99 target is judged on this. Absent in records made before it was measured.
-   */
-  evaluated?: Distribution;
+  /** Per lead: its production batch began (leads.created_at) → the receiver has it. */
+  evaluated: Distribution;
   /** Per lead, from the database: evaluate request → its production batch began (leads.created_at). */
   produced: Distribution;
-  /**
-   * Evaluate request → the lead was marked handed off (leads.handed_off_at): since the batched
-   * hand-off, after its batch's first delivery attempts were made. In records made before, after
-   * its lead workflow was started.
-   */
-  handedOff: Distribution;
-  /**
-   * Workflow executions the run spent, counted in Temporal's visibility (every execution with the
-   * signal's SignalId search attribute). Absent in records made before it was measured.
-   */
-  executions?: ExecutionCount;
-  /** executions.total ÷ the leads the signal produced (N in a complete run). Ceiling (b) divides by it. */
-  executionsPerLead?: number;
+  /** Workflow executions the run spent, from Temporal's visibility (information, not a ceiling). */
+  executions: ExecutionCount;
+  /** executions.total ÷ the leads the signal produced. */
+  executionsPerLead: number;
   /** CPU seconds per process (and the whole machine) from the evaluate request to the last lead. */
   cpu: Record<string, number>;
+  /** Ceiling (a): the same payloads signed and POSTed straight to the receiver. */
   direct: { elapsedMs: number; leadsPerSecond: number; failed: number };
-  temporal: TemporalCeiling;
+  /** Ceiling (c), measured right after the run with N children. */
+  ceiling: CeilingRun;
+  /** leadsPerSecond ÷ ceiling.childrenPerSecond (target ≥ 0.7). */
+  shareOfCeiling: number;
 }
 
 export interface ExecutionCount {
   /** Every execution (each run of a continued-as-new workflow counts) with SignalId = the run's signal. */
   total: number;
-  /** signalWorkflow runs: the one started at activation and any continued as new. */
-  signal: number;
-  /** deliveryWorkflow executions: deliveries whose first attempt (in the hand-off) did not settle them. */
-  delivery: number;
-  /** leadWorkflow executions: none since the batched hand-off. */
-  lead: number;
+  /** The same executions by workflow type. */
+  byType: Record<string, number>;
   /** False when visibility had not held still by the time-out: the count may be low. */
   stable: boolean;
-  /** Why visibility could not be read (the counts are then NaN, and so is ceiling (b)). */
+  /** Why visibility could not be read (the counts are then NaN). */
   error?: string;
 }
 
-export interface TemporalCeiling {
-  elapsedMs: number;
-  /** Executions of the minimal workflows (children plus the parent's runs) per second. */
-  executionsPerSecond: number;
-  /** executionsPerSecond ÷ the pipeline's executions per lead (measured; in older records, 2.002). */
-  leadsPerSecond: number;
-  /** Executions the ceiling ran: children plus the parent's runs. Absent in older records. */
-  executions?: number;
-  complete: boolean;
-  cpu: Record<string, number>;
-}
-
 function distribution(values: number[]): Distribution {
-  return { p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: percentile(values, 100) };
+  return {
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    max: percentile(values, 100),
+  };
 }
 
 /** The provider records of one run: a company per ten people, one job change per person. */
@@ -202,14 +176,20 @@ async function ingest(stack: BenchStack, lines: string[]): Promise<number> {
         contentType: 'application/x-ndjson',
       }),
     );
-    if (body.rejected > 0) throw new Error(`ingest rejected ${body.rejected} records: ${JSON.stringify(body.errors.slice(0, 3))}`);
+    if (body.rejected > 0)
+      throw new Error(`ingest rejected ${body.rejected} records: ${JSON.stringify(body.errors.slice(0, 3))}`);
     accepted += body.accepted;
   }
   return accepted;
 }
 
 /** Waits until the signal's workflow has finished at least `evaluations` evaluations and is not evaluating. */
-async function waitForIdleSignal(stack: BenchStack, signalId: string, evaluations: number, timeoutMs = 60_000): Promise<void> {
+async function waitForIdleSignal(
+  stack: BenchStack,
+  signalId: string,
+  evaluations: number,
+  timeoutMs = 60_000,
+): Promise<void> {
   const handle = stack.temporal!.workflow.getHandle(signalWorkflowId(signalId));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -232,7 +212,12 @@ export interface PipelineContext {
 }
 
 /** One end-to-end run for `n` leads, then its two ceilings. */
-export async function runPipeline(ctx: PipelineContext, n: number, runIndex: number, ceilingWorker: CeilingWorker): Promise<PipelineRun> {
+export async function runPipeline(
+  ctx: PipelineContext,
+  n: number,
+  runIndex: number,
+  ceilingWorker: CeilingWorker,
+): Promise<PipelineRun> {
   const { stack, receiver, db, log } = ctx;
   const { title, persona } = PERSONAS[runIndex % PERSONAS.length]!;
   const tag = `${runIndex}${randomBytes(3).toString('hex')}`;
@@ -257,7 +242,7 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
   await waitForIdleSignal(stack, signal.id, 1);
 
   const lines = records(tag, n, title);
-  let started = performance.now();
+  const started = performance.now();
   const accepted = await ingest(stack, lines);
   const ingestMs = performance.now() - started;
   log(`  ingested ${accepted} records (${n} job changes) in ${(ingestMs / 1000).toFixed(1)} s`);
@@ -265,7 +250,11 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
   const cpu = cpuReading(stack.cpuMeters());
   const t0 = performance.now();
   const t0Wall = Date.now();
-  await expectStatus('evaluate', 202, call(`${stack.apiUrl}/admin/v1/signals/${signal.id}/evaluate`, { token: stack.adminToken, method: 'POST' }));
+  await expectStatus(
+    'evaluate',
+    202,
+    call(`${stack.apiUrl}/admin/v1/signals/${signal.id}/evaluate`, { token: stack.adminToken, method: 'POST' }),
+  );
   // At least ~7 leads/s, else the run is reported as incomplete.
   const timeoutMs = 120_000 + n * 150;
   let complete = false;
@@ -284,48 +273,65 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
   const latencies = [...arrived.values()].map((at) => at - t0);
   const elapsedMs = latencies.length ? Math.max(...latencies) : NaN;
   const received = arrived.size;
-  log(`  ${received}/${n} leads received, last after ${(elapsedMs / 1000).toFixed(1)} s${complete ? '' : ' (INCOMPLETE)'}`);
+  log(
+    `  ${received}/${n} leads received, last after ${(elapsedMs / 1000).toFixed(1)} s${complete ? '' : ' (INCOMPLETE)'}`,
+  );
 
   // Nothing of this run may still be in flight while the ceilings are measured: production
-  // stops (pause) and every lead produced so far is waited for.
+  // stops (pause), every lead produced so far is waited for, then every workflow of the signal
+  // but its own closes.
   await call(`${stack.apiUrl}/api/v1/signals/${signal.id}/pause`, { token: account.apiKey, method: 'POST' });
   if (!complete) await drain(ctx, signal.id, DRAIN_TIMEOUT_MS);
-  // The hand-off in progress starts the workflows of its unsettled deliveries before the signal
-  // workflow counts the evaluation as done: wait for that, then count.
-  await waitForIdleSignal(stack, signal.id, 2, 30_000).catch((err: Error) => log(`  WARNING: ${err.message}; the execution count may miss some`));
+  await waitForIdleSignal(stack, signal.id, 2, 30_000).catch((err: Error) => log(`  WARNING: ${err.message}`));
+  const settled = await waitForQuiet(stack, `SignalId = '${signal.id}'`, 1, SETTLE_TIMEOUT_MS).catch(() => false);
+  if (!settled)
+    log(
+      `  WARNING: the signal's workflows were still running after ${SETTLE_TIMEOUT_MS / 1000}s; the ceilings share the server with them`,
+    );
   const executions = await countExecutions(stack, signal.id).catch((err: Error): ExecutionCount => {
     log(`  WARNING: could not count the workflow executions in Temporal's visibility: ${err.message}`);
-    return { total: NaN, signal: NaN, delivery: NaN, lead: NaN, stable: false, error: err.message };
+    return { total: NaN, byType: {}, stable: false, error: err.message };
   });
 
-  const stages = await db.query<{ id: string; produced: number; handed_off: number | null }>(
-    `SELECT id, extract(epoch FROM created_at) * 1000 - $2 AS produced, extract(epoch FROM handed_off_at) * 1000 - $2 AS handed_off
-     FROM leads WHERE signal_id = $1`,
+  const stages = await db.query<{ id: string; produced: number }>(
+    `SELECT id, extract(epoch FROM created_at) * 1000 - $2 AS produced FROM leads WHERE signal_id = $1`,
     [signal.id, t0Wall],
   );
   const produced = stages.rows.map((r) => Number(r.produced));
-  const handedOff = stages.rows.filter((r) => r.handed_off !== null).map((r) => Number(r.handed_off));
-  // Per lead, by the lead id the receiver read from the verified body: batch evaluated → received.
-  const evaluated = stages.rows.filter((r) => arrived.has(r.id)).map((r) => arrived.get(r.id)! - t0 - Number(r.produced));
+  // Per lead, by the lead id the receiver read from the verified body: batch began → received.
+  const evaluated = stages.rows
+    .filter((r) => arrived.has(r.id))
+    .map((r) => arrived.get(r.id)! - t0 - Number(r.produced));
   const executionsPerLead = stages.rows.length > 0 ? executions.total / stages.rows.length : NaN;
+  const types = Object.entries(executions.byType)
+    .map(([type, count]) => `${count} ${type}`)
+    .join(', ');
   log(
-    `  workflow executions: ${executions.total} (${executions.signal} signal runs, ${executions.delivery} delivery, ${executions.lead} lead` +
-      `${executions.stable ? '' : '; visibility still moving'}) for ${stages.rows.length} leads = ${executionsPerLead.toPrecision(3)} per lead`,
+    `  workflow executions: ${executions.total} (${types || 'none listed'}${executions.stable ? '' : '; visibility still moving'})` +
+      ` for ${stages.rows.length} leads = ${executionsPerLead.toPrecision(4)} per lead`,
   );
-  if (evaluated.length < received) log(`  WARNING: only ${evaluated.length} of ${received} arrivals matched a lead of the signal by contact.lead_id`);
+  if (evaluated.length < received)
+    log(`  WARNING: only ${evaluated.length} of ${received} arrivals matched a lead of the signal by contact.lead_id`);
 
   // Ceiling (a): the very payloads the receiver just got, straight from the database.
-  const payloads = await db.query<{ payload: string }>(`SELECT payload::text AS payload FROM leads WHERE signal_id = $1`, [signal.id]);
-  const direct = await directSend(ctx, payloads.rows.map((r) => r.payload), account.webhookSecret);
+  const payloads = await db.query<{ payload: string }>(
+    `SELECT payload::text AS payload FROM leads WHERE signal_id = $1`,
+    [signal.id],
+  );
+  const direct = await directSend(
+    ctx,
+    payloads.rows.map((r) => r.payload),
+    account.webhookSecret,
+  );
   log(`  ceiling (a) direct: ${payloads.rows.length} signed POSTs in ${(direct.elapsedMs / 1000).toFixed(2)} s`);
 
-  // Ceiling (b): Temporal with the same number of children, in leads at the executions per lead just counted.
+  // Ceiling (c): the pipeline's shape with nothing inside, as many children as leads.
   const ceiling = await ceilingWorker.run(n, timeoutMs);
-  const temporal: TemporalCeiling = { ...ceiling, leadsPerSecond: ceiling.executionsPerSecond / executionsPerLead };
   log(
-    `  ceiling (b) Temporal: ${n} children in ${(temporal.elapsedMs / 1000).toFixed(1)} s = ${temporal.executionsPerSecond.toFixed(1)} executions/s` +
-      ` ÷ ${executionsPerLead.toPrecision(3)} executions per lead = ${temporal.leadsPerSecond.toFixed(0)} leads/s`,
+    `  ceiling (c) Temporal: ${n} children in ${(ceiling.elapsedMs / 1000).toFixed(1)} s = ${ceiling.childrenPerSecond.toFixed(1)} leads/s` +
+      `${ceiling.complete ? '' : ' (INCOMPLETE)'}`,
   );
+  const leadsPerSecond = (received / elapsedMs) * 1000;
 
   return {
     n,
@@ -335,56 +341,60 @@ export async function runPipeline(ctx: PipelineContext, n: number, runIndex: num
     refused: receiver.counts.refused,
     duplicates: receiver.counts.duplicates,
     elapsedMs,
-    leadsPerSecond: (received / elapsedMs) * 1000,
+    leadsPerSecond,
     latency: distribution(latencies),
     evaluated: distribution(evaluated),
     produced: distribution(produced),
-    handedOff: distribution(handedOff),
     executions,
     executionsPerLead,
     cpu: cpuUsed,
     direct: { ...direct, leadsPerSecond: (direct.sent / direct.elapsedMs) * 1000 },
-    temporal,
+    ceiling,
+    shareOfCeiling: leadsPerSecond / ceiling.childrenPerSecond,
   };
 }
 
 /**
- * The workflow executions of the signal, from Temporal's visibility: read every second until two
- * readings EXECUTION_COUNT_STABLE_MS apart agree (the dev server's visibility may lag a second).
+ * The workflow executions of the signal, from Temporal's visibility: counted every second until
+ * two readings EXECUTION_COUNT_STABLE_MS apart agree (the dev server's visibility may lag a
+ * second), then listed once to tell them apart by workflow type.
  */
 async function countExecutions(stack: BenchStack, signalId: string): Promise<ExecutionCount> {
   const client = stack.temporal!;
-  const count = async (type?: string) =>
-    (await client.workflow.count(`SignalId = '${signalId}'${type ? ` AND WorkflowType = '${type}'` : ''}`)).count;
-  const read = async () => {
-    const [total, signal, delivery, lead] = await Promise.all([count(), count('signalWorkflow'), count('deliveryWorkflow'), count('leadWorkflow')]);
-    return { total, signal, delivery, lead };
-  };
+  const query = `SignalId = '${signalId}'`;
   const started = Date.now();
-  let last = await read();
+  let total = (await client.workflow.count(query)).count;
   let lastChanged = started;
+  let stable = false;
   for (;;) {
     await sleep(1000);
-    const next = await read();
-    if (next.total !== last.total || next.signal !== last.signal || next.delivery !== last.delivery || next.lead !== last.lead) lastChanged = Date.now();
-    last = next;
+    const next = (await client.workflow.count(query)).count;
+    if (next !== total) lastChanged = Date.now();
+    total = next;
     // The signal's own workflow is always there; a count without it has not caught up yet.
-    const settled = last.signal > 0 && Date.now() - lastChanged >= EXECUTION_COUNT_STABLE_MS;
-    if (settled || Date.now() - started > EXECUTION_COUNT_TIMEOUT_MS) return { ...last, stable: settled };
+    stable = total > 0 && Date.now() - lastChanged >= EXECUTION_COUNT_STABLE_MS;
+    if (stable || Date.now() - started > EXECUTION_COUNT_TIMEOUT_MS) break;
   }
+  const byType: Record<string, number> = {};
+  for await (const execution of client.workflow.list({ query, pageSize: 1000 }))
+    byType[execution.type] = (byType[execution.type] ?? 0) + 1;
+  return { total, byType, stable };
 }
-
 /** Waits until every lead the signal produced has reached the receiver (or the time is up, which is logged). */
 async function drain(ctx: PipelineContext, signalId: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [{ count }] = (await ctx.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM leads WHERE signal_id = $1`, [signalId])).rows;
+    const [{ count }] = (
+      await ctx.db.query<{ count: number }>(`SELECT count(*)::int AS count FROM leads WHERE signal_id = $1`, [signalId])
+    ).rows;
     if (ctx.receiver.arrivals.size >= count!) {
       ctx.log(`  drained: all ${count} leads produced before the pause were received`);
       return;
     }
     if (Date.now() > deadline) {
-      ctx.log(`  WARNING: ${count! - ctx.receiver.arrivals.size} leads still in flight after ${timeoutMs / 1000}s; the ceilings below share the machine with them`);
+      ctx.log(
+        `  WARNING: ${count! - ctx.receiver.arrivals.size} leads still in flight after ${timeoutMs / 1000}s; the ceilings below share the machine with them`,
+      );
       return;
     }
     await sleep(1000);
@@ -398,71 +408,16 @@ async function directSend(ctx: PipelineContext, payloads: string[], secret: stri
   const helper = ctx.stack.forkHelper('direct sender', path.join(__dirname, 'direct-sender.js'));
   try {
     const answer = await new Promise<{ sent: number; failed: number; elapsedMs: number }>((resolve, reject) => {
-      helper.child.once('message', (message) => resolve(message as { sent: number; failed: number; elapsedMs: number }));
+      helper.child.once('message', (message) =>
+        resolve(message as { sent: number; failed: number; elapsedMs: number }),
+      );
       helper.child.once('exit', (code) => reject(new Error(`the direct sender exited (code ${code})`)));
       helper.child.send({ url: ctx.receiver.url, secret, payloadsFile: file, concurrency: DIRECT_SEND_CONCURRENCY });
     });
-    if (ctx.receiver.counts.refused > 0) throw new Error(`the receiver refused ${ctx.receiver.counts.refused} direct sends`);
+    if (ctx.receiver.counts.refused > 0)
+      throw new Error(`the receiver refused ${ctx.receiver.counts.refused} direct sends`);
     return answer;
   } finally {
     await helper.stop();
   }
-}
-
-/** Ceiling (b)'s worker process and how to time one run of the minimal workflows. */
-export interface CeilingWorker {
-  /** Times `children` minimal children; the caller turns executions/s into leads/s. */
-  run(children: number, timeoutMs: number): Promise<Omit<TemporalCeiling, 'leadsPerSecond'>>;
-  stop(): Promise<void>;
-}
-
-export async function startCeilingWorker(stack: BenchStack): Promise<CeilingWorker> {
-  const taskQueue = 'bench-ceiling';
-  const helper = stack.forkHelper('ceiling worker', path.join(__dirname, 'ceiling-worker.js'), {
-    TEMPORAL_ADDRESS: stack.temporalAddress,
-    CEILING_TASK_QUEUE: taskQueue,
-  });
-  const child: ChildProcess = helper.child;
-  await new Promise<void>((resolve, reject) => {
-    const onMessage = (message: { ready?: boolean }) => {
-      if (!message.ready) return;
-      child.off('message', onMessage);
-      resolve();
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`the ceiling worker exited (code ${code})`)));
-  });
-  // Its pollers start right after it reports ready.
-  await sleep(1000);
-  return {
-    async run(children, timeoutMs) {
-      const runId = randomBytes(4).toString('hex');
-      const finished = new Promise<number | undefined>((resolve) => {
-        const timer = setTimeout(() => resolve(undefined), timeoutMs);
-        const onMessage = (message: { runId?: string; lastAt?: number }) => {
-          if (message.runId !== runId) return;
-          child.off('message', onMessage);
-          clearTimeout(timer);
-          resolve(message.lastAt);
-        };
-        child.on('message', onMessage);
-      });
-      child.send({ expect: { runId, count: children } });
-      const cpu = cpuReading(stack.cpuMeters({ 'ceiling worker': child.pid }));
-      const started = Date.now();
-      await stack.temporal!.workflow.start('ceilingParent', {
-        taskQueue,
-        workflowId: `ceiling-parent:${runId}`,
-        args: [{ runId, total: children, batch: HAND_OFF_BATCH, perRun: CHILDREN_PER_RUN }],
-      });
-      const lastAt = await finished;
-      const cpuUsed = cpu.since();
-      const elapsedMs = (lastAt ?? Date.now()) - started;
-      // Children plus the parent's runs (one per 500 children), as the pipeline's count has the signal workflow's runs.
-      const executions = children + Math.ceil(children / CHILDREN_PER_RUN);
-      const executionsPerSecond = (executions / elapsedMs) * 1000;
-      return { elapsedMs, executionsPerSecond, executions, complete: lastAt !== undefined, cpu: cpuUsed };
-    },
-    stop: helper.stop,
-  };
 }
