@@ -22,7 +22,7 @@ export function createActivities(services: Services) {
      * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
      * counters), with the delivery settings of this process for the lead workflows it starts.
      */
-    async produceLeads(signalId: string, handOff: { started: string[]; starting: string[] }) {
+    async produceLeads(signalId: string, handOff: { started: string[] }) {
       const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId, handOff));
       const retry: DeliveryRetrySettings = {
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,

@@ -15,6 +15,8 @@ export class SignalRun {
   private status: SignalWorkflowStatus;
   private unacknowledged: string[];
   private nextEvaluationAt: number | null = null;
+  /** This run goes on with an evaluation the previous run cut short. */
+  private continuing: boolean;
 
   constructor(private readonly input: SignalWorkflowInput) {
     const carried = input.carried;
@@ -23,9 +25,12 @@ export class SignalRun {
     this.started = carried?.leadsStarted ?? 0;
     this.lastEvaluatedAt = carried?.lastEvaluatedAt ?? null;
     this.unacknowledged = carried?.unacknowledged ?? [];
+    this.startedThisEvaluation = carried?.leadsStartedThisEvaluation ?? 0;
     this.status = carried?.status ?? 'active';
     // A first run evaluates at once; a continued one only when its evaluation was cut short.
-    this.woken = carried ? carried.evaluationUnfinished : true;
+    this.woken = carried ? carried.woken || carried.evaluationUnfinished : true;
+    this.continuing = carried?.evaluationUnfinished ?? false;
+    this.evaluating = this.continuing;
   }
 
   pause(): void {
@@ -46,9 +51,11 @@ export class SignalRun {
   }
 
   evaluationStarted(): void {
+    // An evaluation the previous run cut short goes on, and so does its count.
+    if (!this.continuing) this.startedThisEvaluation = 0;
+    this.continuing = false;
     this.woken = false;
     this.evaluating = true;
-    this.startedThisEvaluation = 0;
   }
 
   evaluationFinished(): void {
@@ -59,8 +66,8 @@ export class SignalRun {
 
   /** Continuing as new half-way: the next run goes on with this evaluation at once. */
   evaluationInterrupted(): void {
-    this.evaluating = false;
     this.woken = true;
+    this.continuing = true;
   }
 
   leadsStarted(leadIds: string[]): void {
@@ -119,7 +126,9 @@ export class SignalRun {
       paused: this.paused,
       status: this.status,
       unacknowledged: this.unacknowledged,
-      evaluationUnfinished: this.woken,
+      evaluationUnfinished: this.continuing,
+      woken: this.woken,
+      leadsStartedThisEvaluation: this.startedThisEvaluation,
     };
   }
 }

@@ -25,6 +25,7 @@ import {
   pauseSignal,
   resumeSignal,
   signalStateQuery,
+  LEADS_PER_SIGNAL_RUN,
   type DeliveryRetrySettings,
   type ProducedLead,
   type SignalWorkflowInput,
@@ -41,12 +42,6 @@ const { produceLeads } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
 
-/**
- * Lead workflows a run starts before it hands its history to a fresh run: each start and each
- * completion of an abandoned child is written into this run's history while it is open, so a
- * run stays far below the 2,000 pending children and the ~1,000 children per run guidance.
- */
-const LEADS_PER_RUN = 500;
 const HISTORY_EVENTS_PER_RUN = 10_000;
 
 /**
@@ -59,7 +54,7 @@ const HISTORY_EVENTS_PER_RUN = 10_000;
  */
 export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> {
   const run = new SignalRun(input);
-  const leadsPerRun = input.leadsPerRun ?? LEADS_PER_RUN;
+  const leadsPerRun = input.leadsPerRun ?? LEADS_PER_SIGNAL_RUN;
   let leadsThisRun = 0;
 
   setHandler(pauseSignal, () => {
@@ -82,7 +77,8 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
     if (run.deleted) return;
     if (run.woken) await evaluate();
     if (run.deleted) return;
-    if (mustContinueAsNew()) {
+    // A run that started leads moves on: their completions then find no open parent to wake.
+    if (leadsThisRun > 0 || mustContinueAsNew()) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof signalWorkflow>({ ...input, carried: run.carried() });
     }
@@ -93,7 +89,7 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   async function evaluate(): Promise<void> {
     run.evaluationStarted();
     for (;;) {
-      const batch = await produceLeads(input.signalId, { started: run.takeUnacknowledged(), starting: [] });
+      const batch = await produceLeads(input.signalId, { started: run.takeUnacknowledged() });
       if (batch.state === 'deleted') return run.delete();
       showStatus(batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused');
       await startLeads(batch.leads, batch.retry);

@@ -20,7 +20,7 @@ export interface CeilingParentInput {
   total: number;
   /** Children started per workflow task: the signal workflow's production batch (100). */
   batch: number;
-  /** Children per run before continue-as-new: the signal workflow's bound (500 unless the bench is told otherwise). */
+  /** Children per run before continue-as-new: the signal workflow's bound (LEADS_PER_SIGNAL_RUN unless the bench is told otherwise). */
   perRun: number;
   from?: number;
 }

@@ -1,3 +1,4 @@
+import { LEADS_PER_BATCH, LEADS_PER_SIGNAL_RUN } from '../../src/temporal/contract';
 /**
  * Ceiling (c): how fast the bench's Temporal dev server and a worker with the service's
  * `workerTuning` run the pipeline's shape with nothing inside it (ceiling-workflows.ts): a
@@ -22,7 +23,7 @@ export interface CeilingShape {
   perRun: number;
 }
 
-export const DEFAULT_CEILING_SHAPE: CeilingShape = { batch: 100, perRun: 500 };
+export const DEFAULT_CEILING_SHAPE: CeilingShape = { batch: LEADS_PER_BATCH, perRun: LEADS_PER_SIGNAL_RUN };
 
 export interface CeilingRun extends CeilingShape {
   children: number;

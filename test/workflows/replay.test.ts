@@ -70,12 +70,18 @@ test('the histories this code makes (delivered, retried, failed, cancelled leads
   const [doomed] = await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [doomedSignalId]);
   const [replayRun] = await stack.db.query(`SELECT DISTINCT kind FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
   expect(replayRun).toEqual({ kind: 'replay' });
+  // Every run of the signal workflow: it continues as new after each batch of leads it starts.
+  const signalRuns: Array<[string, WorkflowHandle]> = [];
+  for await (const execution of stack.temporal.workflow.list({ query: `WorkflowId = '${signalWorkflowId(signalId)}'` })) {
+    signalRuns.push([`signal-${execution.startTime.toISOString().replace(/[^0-9]/g, '')}`, stack.temporal.workflow.getHandle(execution.workflowId, execution.runId)]);
+  }
+  expect(signalRuns.length).toBeGreaterThanOrEqual(2);
   const handles: Array<[string, WorkflowHandle]> = [
-    ['signal', stack.temporal.workflow.getHandle(signalWorkflowId(signalId))],
+    ...signalRuns,
     ['lead-cancelled', stack.temporal.workflow.getHandle(leadWorkflowId(doomed.id))],
     ...deliveries.map((d, i): [string, WorkflowHandle] => [`lead-${i}`, stack.temporal.workflow.getHandle(leadWorkflowId(d.leadId))]),
   ];
-  await handles[1]![1].result();
+  await stack.temporal.workflow.getHandle(leadWorkflowId(doomed.id)).result();
   // Visibility is eventually consistent: the replay run is listed within a moment.
   for (const until = Date.now() + 10_000; !handles.some(([name]) => name === 'replay'); await sleep(200)) {
     if (Date.now() > until) throw new Error('the replay workflow was not listed');

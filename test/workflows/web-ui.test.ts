@@ -56,17 +56,21 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
   const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   expect(metadata.currentDetails).toMatch(/^- \*\*webhook\*\*: delivered — delivered \(200\)/);
 
-  // By SignalId, the operator finds the signal's run and one lead run per lead.
+  // By SignalId, the operator finds the signal's runs (it continues as new after starting leads)
+  // and one lead run per lead.
   const found = await waitFor(
     'visibility to list the signal and its lead',
     async () => {
-      const ids: string[] = [];
-      for await (const execution of stack.temporal.workflow.list({ query: `SignalId = '${signal.id}'` })) ids.push(execution.workflowId);
-      return ids.sort();
+      const runs: Array<{ workflowId: string; type: string }> = [];
+      for await (const execution of stack.temporal.workflow.list({ query: `SignalId = '${signal.id}'` })) {
+        runs.push({ workflowId: execution.workflowId, type: execution.type });
+      }
+      return runs;
     },
-    (ids) => ids.length === 2,
+    (runs) => runs.some((run) => run.type === 'leadWorkflow') && runs.filter((run) => run.type === 'signalWorkflow').length === 2,
   );
-  expect(found).toEqual([leadWorkflowId(lead.id), signalWorkflowId(signal.id)].sort());
+  expect(new Set(found.map((run) => run.workflowId))).toEqual(new Set([leadWorkflowId(lead.id), signalWorkflowId(signal.id)]));
+  expect(found.filter((run) => run.type === 'leadWorkflow')).toHaveLength(1);
 });
 
 test('the signal workflow keeps SignalStatus true, so one query lists every paused signal', async () => {

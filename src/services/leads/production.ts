@@ -10,7 +10,7 @@ import { leadIdFor } from './lead-identity';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
 import { destinationRoutesOf } from '../deliveries/destination-sender';
-import type { ProducedLead } from '../../temporal/contract';
+import { LEADS_PER_BATCH, type ProducedLead } from '../../temporal/contract';
 
 export interface ProductionBatch {
   state: SignalStatus | 'deleted';
@@ -42,14 +42,13 @@ export class LeadProduction {
 
   /**
    * `started`: leads whose workflows the signal workflow has started since its last call, now
-   * recorded as handed off so they are not answered again; `starting`: leads whose starts are
-   * still under way, left out of the answer.
+   * recorded as handed off so they are not answered again.
    */
-  async produceBatch(signalId: string, handOff: { started?: string[]; starting?: string[] } = {}, batchSize = 100): Promise<ProductionBatch> {
+  async produceBatch(signalId: string, handOff: { started?: string[] } = {}, batchSize = LEADS_PER_BATCH): Promise<ProductionBatch> {
     if (handOff.started?.length) await this.markHandedOff(handOff.started);
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
     if (!signal || signal.deletedAt) return { state: 'deleted', leads: [], produced: 0, more: false };
-    const pending = () => this.pendingLeads(signal, handOff.starting ?? []);
+    const pending = () => this.pendingLeads(signal);
     if (signal.status !== 'active') return { state: signal.status, leads: await pending(), produced: 0, more: false };
 
     const now = this.clock.now();
@@ -172,12 +171,12 @@ export class LeadProduction {
   }
 
   /** The signal's leads not yet handed off, with what their workflows show (routes, summary). */
-  private async pendingLeads(signal: Signal, starting: string[], limit = 500): Promise<ProducedLead[]> {
+  private async pendingLeads(signal: Signal, limit = 5 * LEADS_PER_BATCH): Promise<ProducedLead[]> {
     const rows: Array<SummaryRow & { id: string; email_pending: boolean }> = await this.db.query(
       `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
          payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal
-       FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL AND NOT (id = ANY($3::uuid[])) ORDER BY created_at, id LIMIT $2`,
-      [signal.id, limit, starting],
+       FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
+      [signal.id, limit],
     );
     const routes = [...(signal.webhookUrl ? ['webhook'] : []), ...destinationRoutesOf(signal.destinations).map((r) => r.route)];
     return rows.map((row) => ({ leadId: row.id, routes, summary: leadSummary(row, routes), emailPending: row.email_pending }));
