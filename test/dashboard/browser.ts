@@ -1,0 +1,39 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import chromium from '@sparticuz/chromium';
+import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Where the journeys keep a screenshot of every page they pass (gitignored). */
+export const SCREENSHOT_DIR = path.join(__dirname, '..', '..', 'test-output', 'screenshots');
+
+/** The Chromium that the @sparticuz/chromium package carries, driven by playwright-core: nothing from the OS. */
+export async function launchBrowser(): Promise<Browser> {
+  return playwright.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+}
+
+/** A fresh browser profile (own cookies) allowed to use the clipboard, at a given width. */
+export async function newProfile(browser: Browser, origin: string, options: { width?: number } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1200, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return context;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Every script error the page reports, so a test can assert none happened (and no alert opened). */
+export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
+  const seen = { errors: [] as string[], dialogs: [] as string[] };
+  page.on('pageerror', (err) => seen.errors.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') seen.errors.push(msg.text());
+  });
+  page.on('dialog', (dialog) => {
+    seen.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    // Confirmations of our own (delete, regenerate) are accepted; an alert would be an injected script.
+    void (dialog.type() === 'confirm' ? dialog.accept() : dialog.dismiss());
+  });
+  return seen;
+}
