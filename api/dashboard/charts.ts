@@ -18,7 +18,8 @@ export function dailyChart(days: DayActivity[]): SafeHtml {
   const y = (value: number) => top + plotHeight - (value / max) * plotHeight;
   const bars = days.map((d, i) => {
     const x = left + i * slot + 1;
-    const label = i % 5 === 0 || i === days.length - 1 ? html`<text x="${x}" y="${height - 10}">${d.day.slice(5)}</text>` : '';
+    const last = i === days.length - 1;
+    const label = i % 5 === 0 || last ? html`<text x="${last ? x + 2 * bar : x}" y="${height - 10}" ${last ? html`text-anchor="end"` : ''}>${d.day.slice(5)}</text>` : '';
     return html`<g><title>${d.day}: ${d.leads} leads, ${d.creditsSpent} credits</title>
       <rect class="bar-leads" x="${x.toFixed(1)}" y="${y(d.leads).toFixed(1)}" width="${bar.toFixed(1)}" height="${(top + plotHeight - y(d.leads)).toFixed(1)}"></rect>
       <rect class="bar-credits" x="${(x + bar + 1).toFixed(1)}" y="${y(d.creditsSpent).toFixed(1)}" width="${bar.toFixed(1)}" height="${(top + plotHeight - y(d.creditsSpent)).toFixed(1)}"></rect>

@@ -12,8 +12,9 @@ nav.main a[aria-current="page"] { font-weight: 700; border-bottom: 2px solid var
 main { max-width: 1100px; margin: 0 auto; padding: 1rem; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+section.card > h2:first-child { margin-top: 0; }
 section.card { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 1rem; margin-bottom: 1rem; overflow-x: auto; }
-.stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); gap: 1rem; }
+.stats { margin-bottom: 1rem; display: grid; grid-template-columns: repeat(auto-fit, minmax(160px, 1fr)); gap: 1rem; }
 .stat { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .8rem 1rem; }
 .stat .value { font-size: 1.6rem; font-weight: 700; }
 table { border-collapse: collapse; width: 100%; }
