@@ -37,3 +37,23 @@ export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
   });
   return seen;
 }
+
+export const PASSWORD = 'correct horse battery';
+
+/** Signs up through the pages; the page ends on the overview. */
+export async function signUp(page: Page, baseUrl: string, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(`${baseUrl}/sign-up`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await page.click('button:has-text("Create account")');
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+/** Submits the sign-in form; answers the HTTP status of the answer page. */
+export async function signIn(page: Page, baseUrl: string, email: string, password = PASSWORD): Promise<number> {
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  const [response] = await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
+  return response?.request().redirectedFrom() ? 303 : (response?.status() ?? 0);
+}
