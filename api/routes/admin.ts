@@ -5,6 +5,7 @@ import type { Services } from '../../src/services';
 import { MEMBER_ROLES } from '../../src/services/members';
 import { errorEnvelope, uuidParam } from '../schemas/common';
 import { defineRoute } from '../route';
+import { siteOrigin } from '../context';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -66,7 +67,7 @@ export function adminRoutes(services: Services) {
       handle: async ({ body, ctx }) => {
         const account = await services.accounts.create(body.name, body.credits ?? 0);
         if (!body.ownerInvite) return account;
-        return { ...account, ownerInvite: await ownerInvite(account.id, ctx.origin) };
+        return { ...account, ownerInvite: await ownerInvite(account.id, siteOrigin(ctx)) };
       },
     }),
     defineRoute({
@@ -81,7 +82,7 @@ export function adminRoutes(services: Services) {
       responses: { 201: { description: 'Created', schema: inviteSchema }, ...adminErrors },
       handle: async ({ params, body, ctx }) => {
         const invite = await services.members.createInvite(params.accountId, { role: body.role ?? 'owner' });
-        return { url: `${ctx.origin}/invites/${invite.token}`, expiresAt: invite.expiresAt };
+        return { url: `${siteOrigin(ctx)}/invites/${invite.token}`, expiresAt: invite.expiresAt };
       },
     }),
     defineRoute({

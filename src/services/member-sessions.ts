@@ -60,11 +60,12 @@ export class MemberSessions {
 
   /** Every other session of the member (after a password change); answers how many ended. */
   async endOthers(memberId: string, keepSessionId?: string): Promise<number> {
-    const rows = await this.db.query(
+    // An UPDATE answers [rows, affected] through TypeORM.
+    const [, affected] = await this.db.query(
       `UPDATE member_sessions SET revoked_at = now()
-        WHERE member_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid) RETURNING id`,
+        WHERE member_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)`,
       [memberId, keepSessionId ?? null],
     );
-    return (rows as unknown[]).length;
+    return Number(affected);
   }
 }

@@ -95,6 +95,7 @@ export class Members {
     if (!(await passwordMatches(row.password_hash, body.currentPassword))) {
       throw validationError([{ field: 'currentPassword', message: 'is not your current password' }]);
     }
+    // (An UPDATE answers [rows, count] through TypeORM.)
     await this.db.query(`UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [
       memberId,
       await hashPassword(body.newPassword),
@@ -146,7 +147,7 @@ export class Members {
     const passwordHash = await hashPassword(body.password);
     await this.assertEmailFree(body.email);
     return this.db.transaction(async (tx) => {
-      const [invite] = await tx.query(
+      const [[invite]] = await tx.query(
         `UPDATE member_invites SET accepted_at = now()
           WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now() RETURNING id, account_id, role`,
         [digest(token)],

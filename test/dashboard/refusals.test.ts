@@ -98,7 +98,7 @@ test('a revoked session is signed out everywhere it was used', async () => {
   await laptop.fill('#currentPassword', PASSWORD);
   await laptop.fill('#newPassword', 'another long password');
   await laptop.click('button:has-text("Change password")');
-  await laptop.waitForSelector('.notice.ok:has-text("other session(s) signed out")');
+  await laptop.waitForSelector('.notice.ok:has-text("Password changed; 1 other session(s) signed out.")');
   await screenshot(laptop, 'refusal-password-changed');
   await phone.goto(`${stack.url}/api-keys`);
   expect(phone.url()).toBe(`${stack.url}/sign-in?next=%2Fapi-keys`);

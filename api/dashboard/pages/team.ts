@@ -5,6 +5,7 @@ import { html, type SafeHtml } from '../html';
 import { csrfField, page, type Notice } from '../layout';
 import { errorNotice, send, signedIn, type DashboardContext, type DashboardState } from '../web';
 import { dateTime } from './format';
+import { siteOrigin } from '../../context';
 
 /** The people of the account, invite links (owners only) and the signed-in person's password. */
 export function teamRoutes(router: Router<DashboardState>, services: Services): void {
@@ -58,7 +59,7 @@ export function teamRoutes(router: Router<DashboardState>, services: Services): 
     const session = signedIn(ctx);
     if (session.role !== 'owner') throw new AppError(403, 'FORBIDDEN', 'Only an owner of the account can invite people');
     const invite = await members.createInvite(session.accountId, { createdBy: session.memberId });
-    await render(ctx, { inviteUrl: `${ctx.origin}/invites/${invite.token}` });
+    await render(ctx, { inviteUrl: `${siteOrigin(ctx)}/invites/${invite.token}` });
   });
   router.post('/team/password', async (ctx) => {
     const session = signedIn(ctx);
