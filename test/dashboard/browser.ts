@@ -28,7 +28,8 @@ export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
   const seen = { errors: [] as string[], dialogs: [] as string[] };
   page.on('pageerror', (err) => seen.errors.push(err.message));
   page.on('console', (msg) => {
-    if (msg.type() === 'error') seen.errors.push(msg.text());
+    // Refusals answer 4xx pages on purpose; Chromium logs each as a failed load, which is no script error.
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) seen.errors.push(msg.text());
   });
   page.on('dialog', (dialog) => {
     seen.dialogs.push(`${dialog.type()}: ${dialog.message()}`);
