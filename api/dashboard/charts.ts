@@ -19,20 +19,42 @@ export function dailyChart(days: DayActivity[]): SafeHtml {
   const bars = days.map((d, i) => {
     const x = left + i * slot + 1;
     const last = i === days.length - 1;
-    const label = i % 5 === 0 || last ? html`<text x="${last ? x + 2 * bar : x}" y="${height - 10}" ${last ? html`text-anchor="end"` : ''}>${d.day.slice(5)}</text>` : '';
-    return html`<g><title>${d.day}: ${d.leads} leads, ${d.creditsSpent} credits</title>
-      <rect class="bar-leads" x="${x.toFixed(1)}" y="${y(d.leads).toFixed(1)}" width="${bar.toFixed(1)}" height="${(top + plotHeight - y(d.leads)).toFixed(1)}"></rect>
-      <rect class="bar-credits" x="${(x + bar + 1).toFixed(1)}" y="${y(d.creditsSpent).toFixed(1)}" width="${bar.toFixed(1)}" height="${(top + plotHeight - y(d.creditsSpent)).toFixed(1)}"></rect>
-      ${label}</g>`;
+    const label =
+      i % 5 === 0 || last
+        ? html`<text x="${last ? x + 2 * bar : x}" y="${height - 10}" ${last ? html`text-anchor="end"` : ''}
+            >${d.day.slice(5)}</text
+          >`
+        : '';
+    return html`<g
+      ><title>${d.day}: ${d.leads} leads, ${d.creditsSpent} credits</title>
+      <rect
+        class="bar-leads"
+        x="${x.toFixed(1)}"
+        y="${y(d.leads).toFixed(1)}"
+        width="${bar.toFixed(1)}"
+        height="${(top + plotHeight - y(d.leads)).toFixed(1)}"
+      ></rect>
+      <rect
+        class="bar-credits"
+        x="${(x + bar + 1).toFixed(1)}"
+        y="${y(d.creditsSpent).toFixed(1)}"
+        width="${bar.toFixed(1)}"
+        height="${(top + plotHeight - y(d.creditsSpent)).toFixed(1)}"
+      ></rect>
+      ${label}</g
+    >`;
   });
   return html`<figure class="chart">
     <svg viewBox="0 0 ${width} ${height}" role="img" aria-labelledby="daily-chart-title">
       <title id="daily-chart-title">Leads produced and credits spent per day, last ${days.length} days</title>
       <line x1="${left}" y1="${top + plotHeight}" x2="${width}" y2="${top + plotHeight}" stroke="#aab2c0"></line>
-      <text x="0" y="${top + 10}">${max}</text><text x="0" y="${top + plotHeight}">0</text>
+      <text x="0" y="${top + 10}">${max}</text>
+      <text x="0" y="${top + plotHeight}">0</text>
       ${bars}
     </svg>
-    <figcaption class="legend"><span><span class="sw leads"></span>Leads</span><span><span class="sw credits"></span>Credits spent</span></figcaption>
+    <figcaption class="legend">
+      <span><span class="sw leads"></span>Leads</span><span><span class="sw credits"></span>Credits spent</span>
+    </figcaption>
   </figure>`;
 }
 
@@ -44,7 +66,11 @@ export interface FunnelStage {
 
 /** Candidates, then what remains after each filter, as horizontal bars. */
 export function funnelChart(candidates: number, stages: FunnelStage[], leads: number): SafeHtml {
-  const rows = [{ label: 'candidates', value: candidates, removed: 0 }, ...stages.map((s) => ({ label: s.filter, value: s.remaining, removed: s.removed })), { label: 'leads', value: leads, removed: 0 }];
+  const rows = [
+    { label: 'candidates', value: candidates, removed: 0 },
+    ...stages.map((s) => ({ label: s.filter, value: s.remaining, removed: s.removed })),
+    { label: 'leads', value: leads, removed: 0 },
+  ];
   const width = 700;
   const rowHeight = 24;
   const labelWidth = 170;
@@ -56,10 +82,20 @@ export function funnelChart(candidates: number, stages: FunnelStage[], leads: nu
       ${rows.map((r, i) => {
         const w = ((width - labelWidth - 90) * r.value) / max;
         const yPos = i * rowHeight + 2;
-        return html`<g><title>${r.label}: ${r.value} remaining${r.removed ? `, ${r.removed} removed` : ''}</title>
+        return html`<g
+          ><title>${r.label}: ${r.value} remaining${r.removed ? `, ${r.removed} removed` : ''}</title>
           <text x="0" y="${yPos + 15}">${r.label}</text>
-          <rect class="bar-funnel" x="${labelWidth}" y="${yPos + 3}" width="${Math.max(1, w).toFixed(1)}" height="${rowHeight - 8}"></rect>
-          <text x="${(labelWidth + Math.max(1, w) + 6).toFixed(1)}" y="${yPos + 15}">${r.value}${r.removed ? ` (−${r.removed})` : ''}</text></g>`;
+          <rect
+            class="bar-funnel"
+            x="${labelWidth}"
+            y="${yPos + 3}"
+            width="${Math.max(1, w).toFixed(1)}"
+            height="${rowHeight - 8}"
+          ></rect>
+          <text x="${(labelWidth + Math.max(1, w) + 6).toFixed(1)}" y="${yPos + 15}"
+            >${r.value}${r.removed ? ` (−${r.removed})` : ''}</text
+          ></g
+        >`;
       })}
     </svg>
   </figure>`;

@@ -17,7 +17,17 @@ const ASSETS: Record<string, { type: string; body: string; etag: string }> = Obj
   [
     ['/assets/dashboard.css', 'text/css; charset=utf-8', DASHBOARD_CSS],
     ['/assets/dashboard.js', 'text/javascript; charset=utf-8', DASHBOARD_JS],
-  ].map(([path, type, body]) => [path, { type, body, etag: `"${createHash('sha256').update(body as string).digest('base64url').slice(0, 16)}"` }]),
+  ].map(([path, type, body]) => [
+    path,
+    {
+      type,
+      body,
+      etag: `"${createHash('sha256')
+        .update(body as string)
+        .digest('base64url')
+        .slice(0, 16)}"`,
+    },
+  ]),
 );
 
 /**

@@ -75,7 +75,11 @@ export const requireCsrf: Middleware<DashboardState> = async (ctx, next) => {
   const sent = form.get('_csrf') ?? ctx.get('X-CSRF-Token');
   const expected = ctx.state.session?.csrfToken ?? ctx.cookies.get(FORM_COOKIE);
   if (!sent || !expected || !sameText(sent, expected)) {
-    throw new AppError(403, 'CSRF_TOKEN_INVALID', 'This form is out of date or did not come from this site. Reload the page and try again.');
+    throw new AppError(
+      403,
+      'CSRF_TOKEN_INVALID',
+      'This form is out of date or did not come from this site. Reload the page and try again.',
+    );
   }
   await next();
 };
@@ -134,7 +138,8 @@ export const lines = (text: string) =>
 /** What an AppError says to a person: the message, and each field's problem. */
 export function problemText(err: AppError): string {
   const details = (err.extra.details as Array<{ field: string; message: string }> | undefined) ?? [];
-  if (err.code === 'VALIDATION_ERROR' && details.length) return details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('. ');
+  if (err.code === 'VALIDATION_ERROR' && details.length)
+    return details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('. ');
   return err.message;
 }
 

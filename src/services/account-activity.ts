@@ -31,6 +31,10 @@ export class AccountActivity {
          FROM span LEFT JOIN produced USING (day) LEFT JOIN spent USING (day) ORDER BY span.day`,
       [accountId, now.toISOString(), days],
     );
-    return rows.map((r: { day: string; leads: number; credits: number }) => ({ day: r.day, leads: r.leads, creditsSpent: r.credits }));
+    return rows.map((r: { day: string; leads: number; credits: number }) => ({
+      day: r.day,
+      leads: r.leads,
+      creditsSpent: r.credits,
+    }));
   }
 }

@@ -52,7 +52,10 @@ export class DeliveryLog {
       `SELECT id, created_at, payload FROM leads WHERE signal_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [signalId, page.limit, page.offset],
     );
-    const deliveries = await this.ofLeads(accountId, rows.map((r: { id: string }) => r.id));
+    const deliveries = await this.ofLeads(
+      accountId,
+      rows.map((r: { id: string }) => r.id),
+    );
     return {
       total: Number(signal.leads_total),
       leads: rows.map((r: { id: string; created_at: Date; payload: LoggedLead['payload'] }) => ({
@@ -85,7 +88,10 @@ export class DeliveryLog {
         kind: row.kind,
         status: row.status,
         nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
-        attempts: (row.attempts as Array<DeliveryAttemptEntry & { at: string }>).map((a) => ({ ...a, at: new Date(a.at).toISOString() })),
+        attempts: (row.attempts as Array<DeliveryAttemptEntry & { at: string }>).map((a) => ({
+          ...a,
+          at: new Date(a.at).toISOString(),
+        })),
       });
     }
     return byLead;

@@ -55,7 +55,9 @@ export class MemberSessions {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db.query(`UPDATE member_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [sessionId]);
+    await this.db.query(`UPDATE member_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
+      sessionId,
+    ]);
   }
 
   /** Every other session of the member (after a password change); answers how many ended. */

@@ -17,7 +17,10 @@ export interface Member {
 }
 
 const INVITE_DAYS = 7;
-const email = z.email('is not an email address').max(254).transform((v) => v.trim().toLowerCase());
+const email = z
+  .email('is not an email address')
+  .max(254)
+  .transform((v) => v.trim().toLowerCase());
 const password = z.string().min(10, 'needs at least 10 characters').max(200, 'is longer than 200 characters');
 
 export const signUpInput = z.strictObject({
@@ -72,7 +75,9 @@ export class Members {
 
   /** The member whose email and password these are, or null; as slow for an unknown email as for a wrong password. */
   async verify(emailText: string, passwordText: string): Promise<Member | null> {
-    const [row] = (await this.db.query(`SELECT * FROM members WHERE lower(email) = lower($1)`, [emailText.trim()])) as MemberRow[];
+    const [row] = (await this.db.query(`SELECT * FROM members WHERE lower(email) = lower($1)`, [
+      emailText.trim(),
+    ])) as MemberRow[];
     const matches = await passwordMatches(row?.password_hash ?? (await decoyHash()), passwordText);
     return row && matches ? toMember(row) : null;
   }
@@ -84,7 +89,9 @@ export class Members {
   }
 
   async list(accountId: string): Promise<Member[]> {
-    const rows = (await this.db.query(`SELECT * FROM members WHERE account_id = $1 ORDER BY created_at, email`, [accountId])) as MemberRow[];
+    const rows = (await this.db.query(`SELECT * FROM members WHERE account_id = $1 ORDER BY created_at, email`, [
+      accountId,
+    ])) as MemberRow[];
     return rows.map(toMember);
   }
 
@@ -127,7 +134,9 @@ export class Members {
     return row ? { accountId: row.account_id, accountName: row.name, role: row.role } : null;
   }
 
-  async pendingInvites(accountId: string): Promise<Array<{ id: string; role: MemberRole; createdAt: string; expiresAt: string }>> {
+  async pendingInvites(
+    accountId: string,
+  ): Promise<Array<{ id: string; role: MemberRole; createdAt: string; expiresAt: string }>> {
     const rows = await this.db.query(
       `SELECT id, role, created_at, expires_at FROM member_invites
         WHERE account_id = $1 AND accepted_at IS NULL AND expires_at > now() ORDER BY created_at DESC`,

@@ -12,7 +12,11 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh browser profile (own cookies) allowed to use the clipboard, at a given width. */
-export async function newProfile(browser: Browser, origin: string, options: { width?: number } = {}): Promise<BrowserContext> {
+export async function newProfile(
+  browser: Browser,
+  origin: string,
+  options: { width?: number } = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1200, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   return context;

@@ -131,7 +131,10 @@ test('sign up, key, signal, leads and deliveries, secret, pause, sign out', asyn
   receiver.setSecret(newSecret);
   const second = jobChanger(uid('cto'), daysAgo(1), { title: 'CTO' });
   await ingest(stack, second.records);
-  const evaluated = await call(`${stack.url}/admin/v1/signals/${signalId}/evaluate`, { method: 'POST', token: TEST_ADMIN_TOKEN });
+  const evaluated = await call(`${stack.url}/admin/v1/signals/${signalId}/evaluate`, {
+    method: 'POST',
+    token: TEST_ADMIN_TOKEN,
+  });
   expect(evaluated.status).toBe(202);
   const afterRegeneration = await receiver.waitFor(3);
   expect(afterRegeneration[2]!.body.contact.first_name).toBe(second.person.firstName);

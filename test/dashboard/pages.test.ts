@@ -83,7 +83,11 @@ test('editing refuses an unknown location with its reason and keeps the signal a
   await page.fill('#dailyLeadLimit', '7');
   await page.click('button:has-text("Save changes")');
   await page.waitForURL(/\?notice=saved$/);
-  expect((await rest(`/signals/${id}`)).body).toMatchObject({ name: 'Renamed', dailyLeadLimit: 7, config: { locations: ['Texas'], jobTitles: ['Chief Technology Officer'] } });
+  expect((await rest(`/signals/${id}`)).body).toMatchObject({
+    name: 'Renamed',
+    dailyLeadLimit: 7,
+    config: { locations: ['Texas'], jobTitles: ['Chief Technology Officer'] },
+  });
   // Resume (activate) and delete from the page.
   await page.click('button:has-text("Activate")');
   await page.waitForSelector('.badge.active');
@@ -111,10 +115,14 @@ test('replay from the page shows its progress and result; credits filter by sign
   const replayed = receiver.requests.find((r) => r.body?.signal?.is_replay === true);
   expect(replayed?.verified).toBe(true);
   // The replay's own delivery shows in that lead's log beside the first one.
-  await waitFor('both deliveries in the log', async () => {
-    await page.goto(`${stack.url}/signals/${id}`);
-    return page.locator('details.lead h3').count();
-  }, (n) => n === 2);
+  await waitFor(
+    'both deliveries in the log',
+    async () => {
+      await page.goto(`${stack.url}/signals/${id}`);
+      return page.locator('details.lead h3').count();
+    },
+    (n) => n === 2,
+  );
 
   await page.goto(`${stack.url}/credits?signalId=${id}`);
   const rows = await page.locator('main table tbody tr').allTextContents();
@@ -146,7 +154,9 @@ test('pages fit a phone screen without sideways scrolling', async () => {
   await signUp(small, stack.url, `${uid('phone')}@example.com`);
   for (const path of ['/', '/signals', '/signals/new/job-changes', '/api-keys', '/integrations', '/credits', '/team']) {
     await small.goto(`${stack.url}${path}`);
-    const overflow = await small.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+    const overflow = await small.evaluate(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
     expect({ path, overflow }).toEqual({ path, overflow: 0 });
   }
   await screenshot(small, 'pages-phone-team');

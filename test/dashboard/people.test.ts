@@ -41,21 +41,37 @@ test('the first start creates a demo person who signs in as owner of the demo ac
   await page.goto(`${stack.url}/team`);
   expect(await page.textContent('main table')).toContain(`${DEMO_EMAIL}owner`);
   // A second start shows nothing again.
-  const again = await prepare({ DATABASE_URL: stack.config.DATABASE_URL, ADMIN_TOKEN: TEST_ADMIN_TOKEN, SECRETS_KEY: stack.config.SECRETS_KEY, NODE_ENV: 'development' });
+  const again = await prepare({
+    DATABASE_URL: stack.config.DATABASE_URL,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRETS_KEY: stack.config.SECRETS_KEY,
+    NODE_ENV: 'development',
+  });
   expect(again.demo).toBeUndefined();
 });
 
 test('starter credits of a sign-up: 100 outside production, 0 in production, or as set', () => {
-  const base = { DATABASE_URL: 'postgres://x', ADMIN_TOKEN: TEST_ADMIN_TOKEN, SECRETS_KEY: Buffer.alloc(32).toString('base64') };
+  const base = {
+    DATABASE_URL: 'postgres://x',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    SECRETS_KEY: Buffer.alloc(32).toString('base64'),
+  };
   expect(loadConfig({ ...base, NODE_ENV: 'development' }).STARTER_CREDITS).toBe(100);
   expect(loadConfig({ ...base, NODE_ENV: 'production' }).STARTER_CREDITS).toBe(0);
   expect(loadConfig({ ...base, NODE_ENV: 'production', STARTER_CREDITS: '25' }).STARTER_CREDITS).toBe(25);
 });
 
 test('the operator creates an account with an invite link; its first person joins as owner, once', async () => {
-  const created = await call(`${stack.url}/admin/v1/accounts`, { token: TEST_ADMIN_TOKEN, body: { name: 'Invited Ltd', credits: 5, ownerInvite: true } });
+  const created = await call(`${stack.url}/admin/v1/accounts`, {
+    token: TEST_ADMIN_TOKEN,
+    body: { name: 'Invited Ltd', credits: 5, ownerInvite: true },
+  });
   expect(created.status).toBe(201);
-  expect(created.body).toMatchObject({ name: 'Invited Ltd', creditBalance: 5, ownerInvite: { url: expect.stringMatching(new RegExp(`^${stack.url}/invites/[\\w-]{32}$`)) } });
+  expect(created.body).toMatchObject({
+    name: 'Invited Ltd',
+    creditBalance: 5,
+    ownerInvite: { url: expect.stringMatching(new RegExp(`^${stack.url}/invites/[\\w-]{32}$`)) },
+  });
   // Without ownerInvite the answer is as before.
   const plain = await call(`${stack.url}/admin/v1/accounts`, { token: TEST_ADMIN_TOKEN, body: { name: 'Plain' } });
   expect(Object.keys(plain.body).sort()).toEqual(['creditBalance', 'id', 'name']);
@@ -77,7 +93,10 @@ test('the operator creates an account with an invite link; its first person join
   const reused = await (await freshPage()).goto(created.body.ownerInvite.url);
   expect(reused?.status()).toBe(410);
   // An unknown account gets no invite.
-  const unknown = await call(`${stack.url}/admin/v1/accounts/00000000-0000-4000-8000-000000000000/invites`, { token: TEST_ADMIN_TOKEN, body: {} });
+  const unknown = await call(`${stack.url}/admin/v1/accounts/00000000-0000-4000-8000-000000000000/invites`, {
+    token: TEST_ADMIN_TOKEN,
+    body: {},
+  });
   expect(unknown.status).toBe(404);
 });
 

@@ -36,10 +36,16 @@ test('a state-changing request without the CSRF token is refused and changes not
   const email = `${uid('csrf')}@example.com`;
   await signUp(page, stack.url, email);
   // Signed in (the cookie rides along), but the form lacks the token, or carries a wrong one.
-  const missing = await page.request.post(`${stack.url}/api-keys`, { form: { name: 'sneaky', permissions: 'read' }, maxRedirects: 0 });
+  const missing = await page.request.post(`${stack.url}/api-keys`, {
+    form: { name: 'sneaky', permissions: 'read' },
+    maxRedirects: 0,
+  });
   expect(missing.status()).toBe(403);
   expect(await missing.text()).toContain('did not come from this site');
-  const wrong = await page.request.post(`${stack.url}/api-keys`, { form: { name: 'sneaky', _csrf: 'x'.repeat(43) }, maxRedirects: 0 });
+  const wrong = await page.request.post(`${stack.url}/api-keys`, {
+    form: { name: 'sneaky', _csrf: 'x'.repeat(43) },
+    maxRedirects: 0,
+  });
   expect(wrong.status()).toBe(403);
   const signOut = await page.request.post(`${stack.url}/sign-out`, { form: {}, maxRedirects: 0 });
   expect(signOut.status()).toBe(403);
@@ -76,7 +82,10 @@ test("another account's signal by URL is 404, for reading and for acting", async
   for (const path of ['edit', 'resume', 'delete', 'test-webhook']) {
     await page.goto(`${stack.url}/signals`);
     const token = await page.inputValue('input[name=_csrf]');
-    const acted = await page.request.post(`${stack.url}/signals/${created.body.id}/${path}`, { form: { _csrf: token, name: 'Taken' }, maxRedirects: 0 });
+    const acted = await page.request.post(`${stack.url}/signals/${created.body.id}/${path}`, {
+      form: { _csrf: token, name: 'Taken' },
+      maxRedirects: 0,
+    });
     expect({ path, status: acted.status() }).toEqual({ path, status: 404 });
   }
   const after = await call(`${stack.url}/api/v1/signals/${created.body.id}`, { token: other.apiKey });
@@ -104,10 +113,19 @@ test('a revoked session is signed out everywhere it was used', async () => {
   expect(phone.url()).toBe(`${stack.url}/sign-in?next=%2Fapi-keys`);
   // Its old cookie, replayed, opens nothing and changes nothing.
   const [member] = await stack.db.query(`SELECT id FROM members WHERE email = $1`, [email]);
-  const [row] = await stack.db.query(`SELECT count(*)::int AS live FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL`, [member.id]);
+  const [row] = await stack.db.query(
+    `SELECT count(*)::int AS live FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL`,
+    [member.id],
+  );
   expect(row.live).toBe(1);
-  const [revoked] = await stack.db.query(`SELECT csrf_token FROM member_sessions WHERE member_id = $1 AND revoked_at IS NOT NULL`, [member.id]);
-  const replay = await phone.request.post(`${stack.url}/api-keys`, { form: { _csrf: revoked.csrf_token, name: 'late' }, maxRedirects: 0 });
+  const [revoked] = await stack.db.query(
+    `SELECT csrf_token FROM member_sessions WHERE member_id = $1 AND revoked_at IS NOT NULL`,
+    [member.id],
+  );
+  const replay = await phone.request.post(`${stack.url}/api-keys`, {
+    form: { _csrf: revoked.csrf_token, name: 'late' },
+    maxRedirects: 0,
+  });
   expect(replay.status()).toBe(403);
   expect(await keysOf(email)).toEqual([]);
   // The laptop goes on; signing out there ends that session too.
@@ -115,7 +133,10 @@ test('a revoked session is signed out everywhere it was used', async () => {
   expect(laptop.url()).toBe(`${stack.url}/`);
   await laptop.click('button:has-text("Sign out")');
   await laptop.waitForURL(`${stack.url}/sign-in`);
-  const [{ live }] = await stack.db.query(`SELECT count(*)::int AS live FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL`, [member.id]);
+  const [{ live }] = await stack.db.query(
+    `SELECT count(*)::int AS live FROM member_sessions WHERE member_id = $1 AND revoked_at IS NULL`,
+    [member.id],
+  );
   expect(live).toBe(0);
 });
 
@@ -157,7 +178,9 @@ test('a signal named <script>alert(1)</script> is shown as text', async () => {
   await screenshot(page, 'refusal-script-name-as-text');
   await page.goto(`${stack.url}/signals`);
   expect(await page.locator('td[data-label=Name] a').textContent()).toBe(name);
-  await page.goto(`${stack.url}/signals/${/\/signals\/([0-9a-f-]{36})/.exec((await page.locator('td[data-label=Name] a').getAttribute('href')) ?? '')![1]}/edit`);
+  await page.goto(
+    `${stack.url}/signals/${/\/signals\/([0-9a-f-]{36})/.exec((await page.locator('td[data-label=Name] a').getAttribute('href')) ?? '')![1]}/edit`,
+  );
   expect(await page.inputValue('#name')).toBe(name);
   expect(await page.inputValue('#customTitles')).toBe('"><script>alert(3)</script>');
   await page.goto(`${stack.url}/signals/new/job-changes`);

@@ -19,10 +19,26 @@ const usageFilters = z.object({
 export function creditRoutes(router: Router<DashboardState>, services: Services): void {
   router.get('/credits', async (ctx) => {
     const session = signedIn(ctx);
-    const filters = usageFilters.parse({ ...ctx.query, from: ctx.query.from || undefined, to: ctx.query.to || undefined, signalId: ctx.query.signalId || undefined });
+    const filters = usageFilters.parse({
+      ...ctx.query,
+      from: ctx.query.from || undefined,
+      to: ctx.query.to || undefined,
+      signalId: ctx.query.signalId || undefined,
+    });
     const to = filters.to ? new Date(Date.parse(filters.to) + 86_400_000) : undefined;
     let notice: Notice;
-    let usage = { items: [] as Array<{ id: string; at: string; operation: string; signalId?: string; leadId?: string; credits: number }>, total: 0, hasMore: false };
+    let usage = {
+      items: [] as Array<{
+        id: string;
+        at: string;
+        operation: string;
+        signalId?: string;
+        leadId?: string;
+        credits: number;
+      }>,
+      total: 0,
+      hasMore: false,
+    };
     const [balance, signals] = await Promise.all([
       services.credits.balance(session.accountId),
       services.signals.list(callerOf(session), { limit: 100, offset: 0 }),
@@ -49,22 +65,55 @@ export function creditRoutes(router: Router<DashboardState>, services: Services)
         section: '/credits',
         session,
         notice,
-        body: html`<div class="stats"><div class="stat"><div class="hint">Credit balance</div><div class="value">${credits(balance)}</div></div></div>
-          <section class="card"><h2>Usage</h2>
+        body: html`<div class="stats">
+            <div class="stat">
+              <div class="hint">Credit balance</div>
+              <div class="value">${credits(balance)}</div>
+            </div>
+          </div>
+          <section class="card">
+            <h2>Usage</h2>
             <form method="get" action="/credits" class="actions">
-              <div><label for="from">From (UTC day)</label><input id="from" name="from" type="date" value="${filters.from ?? ''}"></div>
-              <div><label for="to">To (UTC day, included)</label><input id="to" name="to" type="date" value="${filters.to ?? ''}"></div>
-              <div><label for="signalId">Signal</label><select id="signalId" name="signalId"><option value="">All signals</option>
-                ${signals.signals.map((s) => html`<option value="${s.id}" ${filters.signalId === s.id ? 'selected' : ''}>${s.name}</option>`)}</select></div>
+              <div>
+                <label for="from">From (UTC day)</label
+                ><input id="from" name="from" type="date" value="${filters.from ?? ''}" />
+              </div>
+              <div>
+                <label for="to">To (UTC day, included)</label
+                ><input id="to" name="to" type="date" value="${filters.to ?? ''}" />
+              </div>
+              <div>
+                <label for="signalId">Signal</label
+                ><select id="signalId" name="signalId">
+                  <option value="">All signals</option>
+                  ${signals.signals.map((s) => html`<option value="${s.id}" ${filters.signalId === s.id ? 'selected' : ''}>${s.name}</option>`)}
+                </select>
+              </div>
               <div><button type="submit">Filter</button></div>
             </form>
-            <table class="responsive"><thead><tr><th>When</th><th>Operation</th><th>Signal</th><th>Credits</th></tr></thead><tbody>
-            ${usage.items.map(
-              (item) => html`<tr><td data-label="When">${dateTime(item.at)}</td><td data-label="Operation">${item.operation}</td>
-                <td data-label="Signal">${item.signalId ? html`<a href="/signals/${item.signalId}">${names.get(item.signalId) ?? item.signalId}</a>` : ''}</td>
-                <td data-label="Credits">${item.credits > 0 ? '+' : ''}${credits(item.credits)}</td></tr>`,
-            )}
-            </tbody></table>
+            <table class="responsive">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Operation</th>
+                  <th>Signal</th>
+                  <th>Credits</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${usage.items.map(
+                  (item) =>
+                    html`<tr>
+                      <td data-label="When">${dateTime(item.at)}</td>
+                      <td data-label="Operation">${item.operation}</td>
+                      <td data-label="Signal">
+                        ${item.signalId ? html`<a href="/signals/${item.signalId}">${names.get(item.signalId) ?? item.signalId}</a>` : ''}
+                      </td>
+                      <td data-label="Credits">${item.credits > 0 ? '+' : ''}${credits(item.credits)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>
             ${usage.items.length === 0 ? html`<p>No credit movements match.</p>` : ''}
             <nav class="pager" aria-label="Usage pages">
               ${filters.page > 1 ? html`<a href="${query(filters.page - 1)}">Newer</a>` : ''}

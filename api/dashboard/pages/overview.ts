@@ -26,13 +26,30 @@ export function overviewRoutes(router: Router<DashboardState>, services: Service
         section: '/',
         session,
         body: html`<div class="stats">
-            <div class="stat"><div class="hint">Credit balance</div><div class="value" id="balance">${credits(balance)}</div><a href="/credits">Usage</a></div>
-            <div class="stat"><div class="hint">Leads, last 30 days</div><div class="value">${leads30}</div></div>
-            <div class="stat"><div class="hint">Credits spent, last 30 days</div><div class="value">${credits(spent30)}</div></div>
-            <div class="stat"><div class="hint">Active signals</div><div class="value">${active.total}</div></div>
+            <div class="stat">
+              <div class="hint">Credit balance</div>
+              <div class="value" id="balance">${credits(balance)}</div>
+              <a href="/credits">Usage</a>
+            </div>
+            <div class="stat">
+              <div class="hint">Leads, last 30 days</div>
+              <div class="value">${leads30}</div>
+            </div>
+            <div class="stat">
+              <div class="hint">Credits spent, last 30 days</div>
+              <div class="value">${credits(spent30)}</div>
+            </div>
+            <div class="stat">
+              <div class="hint">Active signals</div>
+              <div class="value">${active.total}</div>
+            </div>
           </div>
-          <section class="card"><h2>Last 30 days</h2>${dailyChart(days)}</section>
-          <section class="card"><h2>Active signals</h2>
+          <section class="card">
+            <h2>Last 30 days</h2>
+            ${dailyChart(days)}
+          </section>
+          <section class="card">
+            <h2>Active signals</h2>
             ${active.signals.length ? signalTable(active.signals) : html`<p>No active signal yet. <a href="/signals">Create one</a>.</p>`}
           </section>`,
       }),

@@ -18,13 +18,32 @@ import {
 /** Only a path of this site, so a crafted `next` cannot send a person elsewhere after sign-in. */
 const safeNext = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : '/');
 
-function credentialsForm(ctx: DashboardContext, action: string, submit: string, options: { email?: string; extra?: ReturnType<typeof html>; next?: string; newPassword?: boolean } = {}) {
+function credentialsForm(
+  ctx: DashboardContext,
+  action: string,
+  submit: string,
+  options: { email?: string; extra?: ReturnType<typeof html>; next?: string; newPassword?: boolean } = {},
+) {
   return html`<form class="stack" method="post" action="${action}">
-    <input type="hidden" name="_csrf" value="${formToken(ctx)}">
-    ${options.next ? html`<input type="hidden" name="next" value="${options.next}">` : ''}
-    <div><label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${options.email ?? ''}"></div>
-    <div><label for="password">Password ${options.newPassword ? html`<span class="hint">(at least 10 characters)</span>` : ''}</label>
-      <input id="password" name="password" type="password" autocomplete="${options.newPassword ? 'new-password' : 'current-password'}" required ${options.newPassword ? html`minlength="10"` : ''}></div>
+    <input type="hidden" name="_csrf" value="${formToken(ctx)}" />
+    ${options.next ? html`<input type="hidden" name="next" value="${options.next}" />` : ''}
+    <div>
+      <label for="email">Email</label
+      ><input id="email" name="email" type="email" autocomplete="email" required value="${options.email ?? ''}" />
+    </div>
+    <div>
+      <label for="password"
+        >Password ${options.newPassword ? html`<span class="hint">(at least 10 characters)</span>` : ''}</label
+      >
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autocomplete="${options.newPassword ? 'new-password' : 'current-password'}"
+        required
+        ${options.newPassword ? html`minlength="10"` : ''}
+      />
+    </div>
     ${options.extra ?? ''}
     <div><button type="submit">${submit}</button></div>
   </form>`;
@@ -39,24 +58,43 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
       page({
         title: 'Sign in',
         notice,
-        body: html`<div class="auth">${credentialsForm(ctx, '/sign-in', 'Sign in', { email, next: safeNext(String(ctx.query.next ?? ctx.state.form?.get('next') ?? '')) })}
-          <p>New here? <a href="/sign-up">Create an account</a>.</p></div>`,
+        body: html`<div class="auth">
+          ${credentialsForm(ctx, '/sign-in', 'Sign in', { email, next: safeNext(String(ctx.query.next ?? ctx.state.form?.get('next') ?? '')) })}
+          <p>New here? <a href="/sign-up">Create an account</a>.</p>
+        </div>`,
       }),
       status,
     );
 
-  const signUpPage = (ctx: DashboardContext, notice?: Notice, values: { email?: string; accountName?: string } = {}, status = 200) =>
+  const signUpPage = (
+    ctx: DashboardContext,
+    notice?: Notice,
+    values: { email?: string; accountName?: string } = {},
+    status = 200,
+  ) =>
     send(
       ctx,
       page({
         title: 'Create an account',
         notice,
-        body: html`<div class="auth">${credentialsForm(ctx, '/sign-up', 'Create account', {
-          email: values.email,
-          newPassword: true,
-          extra: html`<div><label for="accountName">Company or team name <span class="hint">(optional)</span></label>
-            <input id="accountName" name="accountName" type="text" autocomplete="organization" maxlength="255" value="${values.accountName ?? ''}"></div>`,
-        })}<p>Already signed up? <a href="/sign-in">Sign in</a>.</p></div>`,
+        body: html`<div class="auth">
+          ${credentialsForm(ctx, '/sign-up', 'Create account', {
+            email: values.email,
+            newPassword: true,
+            extra: html`<div>
+              <label for="accountName">Company or team name <span class="hint">(optional)</span></label>
+              <input
+                id="accountName"
+                name="accountName"
+                type="text"
+                autocomplete="organization"
+                maxlength="255"
+                value="${values.accountName ?? ''}"
+              />
+            </div>`,
+          })}
+          <p>Already signed up? <a href="/sign-in">Sign in</a>.</p>
+        </div>`,
       }),
       status,
     );
@@ -90,7 +128,11 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
   router.post('/sign-up', async (ctx) => {
     const values = { email: field(ctx.state.form, 'email'), accountName: field(ctx.state.form, 'accountName') };
     try {
-      const member = await members.signUp({ ...values, password: ctx.state.form?.get('password') ?? '', accountName: values.accountName || undefined });
+      const member = await members.signUp({
+        ...values,
+        password: ctx.state.form?.get('password') ?? '',
+        accountName: values.accountName || undefined,
+      });
       await startSession(ctx, member.id, '/');
     } catch (err) {
       signUpPage(ctx, errorNotice(err), values, (err as AppError).status);
@@ -109,7 +151,11 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
     if (!invite) {
       return send(
         ctx,
-        page({ title: 'Invite', notice: { kind: 'error', text: 'This invite link is unknown, already used or expired. Ask for a new one.' }, body: html`<p><a href="/sign-in">Sign in</a></p>` }),
+        page({
+          title: 'Invite',
+          notice: { kind: 'error', text: 'This invite link is unknown, already used or expired. Ask for a new one.' },
+          body: html`<p><a href="/sign-in">Sign in</a></p>`,
+        }),
         410,
       );
     }
@@ -118,7 +164,10 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
       page({
         title: `Join ${invite.accountName}`,
         notice,
-        body: html`<div class="auth"><p>Choose the email and password you will sign in with.</p>${credentialsForm(ctx, `/invites/${ctx.params.token}`, 'Join', { email, newPassword: true })}</div>`,
+        body: html`<div class="auth">
+          <p>Choose the email and password you will sign in with.</p>
+          ${credentialsForm(ctx, `/invites/${ctx.params.token}`, 'Join', { email, newPassword: true })}
+        </div>`,
       }),
       status,
     );
@@ -127,7 +176,10 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
   router.post('/invites/:token', async (ctx) => {
     const email = field(ctx.state.form, 'email');
     try {
-      const member = await members.acceptInvite(String(ctx.params.token), { email, password: ctx.state.form?.get('password') ?? '' });
+      const member = await members.acceptInvite(String(ctx.params.token), {
+        email,
+        password: ctx.state.form?.get('password') ?? '',
+      });
       if (ctx.state.session) await memberSessions.end(ctx.state.session.sessionId);
       await startSession(ctx, member.id, '/');
     } catch (err) {

@@ -1,22 +1,50 @@
 import type Router from '@koa/router';
 import type { Services } from '../../../src/services';
 import { AppError, notFound, validationError } from '../../../src/errors';
-import { createAccountWatchlistBody, createJobChangesBody, signalListQuery, updateSignalBody } from '../../schemas/signals';
+import {
+  createAccountWatchlistBody,
+  createJobChangesBody,
+  signalListQuery,
+  updateSignalBody,
+} from '../../schemas/signals';
 import { funnelChart } from '../charts';
 import { html, type SafeHtml } from '../html';
 import { page, postButton, type Notice } from '../layout';
-import { callerOf, errorNotice, send, signedIn, validatedBody, type DashboardContext, type DashboardState } from '../web';
+import {
+  callerOf,
+  errorNotice,
+  send,
+  signedIn,
+  validatedBody,
+  type DashboardContext,
+  type DashboardState,
+} from '../web';
 import { dateTime } from './format';
-import { bodyOfForm, KIND_OF_TYPE, signalForm, signalTable, statusBadge, TYPE_LABEL, valuesOfSignal, type SignalKind } from './signal-parts';
+import {
+  bodyOfForm,
+  KIND_OF_TYPE,
+  signalForm,
+  signalTable,
+  statusBadge,
+  TYPE_LABEL,
+  valuesOfSignal,
+  type SignalKind,
+} from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
 
 const LEADS_PER_PAGE = 10;
-const KINDS: Record<SignalKind, { type: 'job_changes' | 'account_watchlist'; title: string; schema: typeof createJobChangesBody }> = {
+const KINDS: Record<
+  SignalKind,
+  { type: 'job_changes' | 'account_watchlist'; title: string; schema: typeof createJobChangesBody }
+> = {
   'job-changes': { type: 'job_changes', title: 'New job-changes signal', schema: createJobChangesBody },
-  'account-watchlist': { type: 'account_watchlist', title: 'New account-watchlist signal', schema: createAccountWatchlistBody as unknown as typeof createJobChangesBody },
+  'account-watchlist': {
+    type: 'account_watchlist',
+    title: 'New account-watchlist signal',
+    schema: createAccountWatchlistBody as unknown as typeof createJobChangesBody,
+  },
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 
 function signalIdOf(ctx: DashboardContext): string {
   const id = String(ctx.params.signalId);
@@ -30,29 +58,47 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
   router.get('/signals', async (ctx) => {
     const session = signedIn(ctx);
     const pageNo = Math.max(1, Number(ctx.query.page) || 1);
-    const list = await signals.list(callerOf(session), { ...signalListQuery.parse({}), limit: 50, offset: (pageNo - 1) * 50 });
+    const list = await signals.list(callerOf(session), {
+      ...signalListQuery.parse({}),
+      limit: 50,
+      offset: (pageNo - 1) * 50,
+    });
     send(
       ctx,
       page({
         title: 'Signals',
         section: '/signals',
         session,
-        body: html`<div class="actions"><a class="button" href="/signals/new/job-changes">New job-changes signal</a>
-            <a class="button secondary" href="/signals/new/account-watchlist">New account-watchlist signal</a></div>
-          <section class="card">${list.signals.length ? signalTable(list.signals) : html`<p>No signal yet.</p>`}
-            <nav class="pager" aria-label="Signal pages">${pageNo > 1 ? html`<a href="/signals?page=${pageNo - 1}">Newer</a>` : ''}<span>${list.total} signal(s)</span>${
-              list.hasMore ? html`<a href="/signals?page=${pageNo + 1}">Older</a>` : ''
-            }</nav></section>`,
+        body: html`<div class="actions">
+            <a class="button" href="/signals/new/job-changes">New job-changes signal</a>
+            <a class="button secondary" href="/signals/new/account-watchlist">New account-watchlist signal</a>
+          </div>
+          <section class="card">
+            ${list.signals.length ? signalTable(list.signals) : html`<p>No signal yet.</p>`}
+            <nav class="pager" aria-label="Signal pages">
+              ${pageNo > 1 ? html`<a href="/signals?page=${pageNo - 1}">Newer</a>` : ''}<span
+                >${list.total} signal(s)</span
+              >${list.hasMore ? html`<a href="/signals?page=${pageNo + 1}">Older</a>` : ''}
+            </nav>
+          </section>`,
       }),
     );
   });
 
-  const newForm = async (ctx: DashboardContext, kind: SignalKind, values: URLSearchParams, notice?: Notice, status = 200) => {
+  const newForm = async (
+    ctx: DashboardContext,
+    kind: SignalKind,
+    values: URLSearchParams,
+    notice?: Notice,
+    status = 200,
+  ) => {
     const session = signedIn(ctx);
     const keys = (await services.apiKeys.list(session.accountId)).filter((k) => !k.revokedAt);
     const body: SafeHtml = keys.length
       ? signalForm({ session, kind, action: `/signals/new/${kind}`, values, keys })
-      : html`<p>First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.</p>`;
+      : html`<p>
+          First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.
+        </p>`;
     send(ctx, page({ title: KINDS[kind].title, section: '/signals', session, notice, body }), status);
   };
 
@@ -62,7 +108,12 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
       const session = signedIn(ctx);
       const form = ctx.state.form as URLSearchParams;
       try {
-        const key = await services.apiKeys.requireOwned(session.accountId, String(form.get('apiKeyId') ?? '').match(UUID) ? String(form.get('apiKeyId')) : '00000000-0000-0000-0000-000000000000');
+        const key = await services.apiKeys.requireOwned(
+          session.accountId,
+          String(form.get('apiKeyId') ?? '').match(UUID)
+            ? String(form.get('apiKeyId'))
+            : '00000000-0000-0000-0000-000000000000',
+        );
         if (key.revokedAt) throw validationError([{ field: 'apiKeyId', message: 'this key is revoked' }]);
         const body = validatedBody(KINDS[kind].schema, bodyOfForm(kind, form, false));
         const created = await signals.create(callerOf(session, key.id), KINDS[kind].type, body);
@@ -79,11 +130,20 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const signal = await signals.get(session.accountId, signalId);
     const pageNo = Math.max(1, Math.min(100_000, Number(ctx.query.page) || 1));
     const [log, funnel] = await Promise.all([
-      services.deliveryLog.page(session.accountId, signalId, { limit: LEADS_PER_PAGE, offset: (pageNo - 1) * LEADS_PER_PAGE }),
+      services.deliveryLog.page(session.accountId, signalId, {
+        limit: LEADS_PER_PAGE,
+        offset: (pageNo - 1) * LEADS_PER_PAGE,
+      }),
       services.funnel.ofSignal(await signals.requireOwned(session.accountId, signalId), {}),
     ]);
     if (!log) throw notFound('Signal');
-    const shownNotice = notice ?? (ctx.query.notice === 'created' ? { kind: 'ok' as const, text: 'Signal created.' } : ctx.query.notice === 'saved' ? { kind: 'ok' as const, text: 'Changes saved.' } : undefined);
+    const shownNotice =
+      notice ??
+      (ctx.query.notice === 'created'
+        ? { kind: 'ok' as const, text: 'Signal created.' }
+        : ctx.query.notice === 'saved'
+          ? { kind: 'ok' as const, text: 'Changes saved.' }
+          : undefined);
     const base = `/signals/${signal.id}`;
     send(
       ctx,
@@ -93,13 +153,30 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         session,
         notice: shownNotice,
         body: html`<section class="card">
-            <p>${statusBadge(signal.status)} ${TYPE_LABEL[signal.signalTypeId] ?? signal.signalTypeId} · created ${dateTime(signal.createdAt)}</p>
-            <table class="responsive"><tbody>
-              <tr><th>Webhook</th><td>${signal.webhookUrl ?? 'none (read by polling)'}</td></tr>
-              <tr><th>Leads today / daily cap</th><td>${signal.leadsToday} / ${signal.dailyLeadLimit}</td></tr>
-              <tr><th>Leads in total</th><td id="leads-total">${signal.leadsTotal}</td></tr>
-              <tr><th>Last lead</th><td>${dateTime(signal.lastLeadAt)}</td></tr>
-            </tbody></table>
+            <p>
+              ${statusBadge(signal.status)} ${TYPE_LABEL[signal.signalTypeId] ?? signal.signalTypeId} · created
+              ${dateTime(signal.createdAt)}
+            </p>
+            <table class="responsive">
+              <tbody>
+                <tr>
+                  <th>Webhook</th>
+                  <td>${signal.webhookUrl ?? 'none (read by polling)'}</td>
+                </tr>
+                <tr>
+                  <th>Leads today / daily cap</th>
+                  <td>${signal.leadsToday} / ${signal.dailyLeadLimit}</td>
+                </tr>
+                <tr>
+                  <th>Leads in total</th>
+                  <td id="leads-total">${signal.leadsTotal}</td>
+                </tr>
+                <tr>
+                  <th>Last lead</th>
+                  <td>${dateTime(signal.lastLeadAt)}</td>
+                </tr>
+              </tbody>
+            </table>
             ${signal.warnings.map((w) => html`<div class="notice ${w.severity === 'warning' ? 'warn' : 'ok'}">${w.message}</div>`)}
             <div class="actions">
               <a class="button secondary" href="${base}/edit">Edit</a>
@@ -109,12 +186,17 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
               ${postButton(session, `${base}/delete`, 'Delete', { style: 'danger', confirm: 'Delete this signal? Pending deliveries are cancelled.' })}
             </div>
           </section>
-          <section class="card"><h2>Funnel, last 30 days</h2>${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}</section>
-          <section class="card"><h2>Leads, newest first</h2>
+          <section class="card">
+            <h2>Funnel, last 30 days</h2>
+            ${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}
+          </section>
+          <section class="card">
+            <h2>Leads, newest first</h2>
             ${log.leads.length ? log.leads.map(leadEntry) : html`<p>No lead yet.${signal.status === 'active' ? ' New leads appear here as the signal finds them; reload to see them.' : ''}</p>`}
-            <nav class="pager" aria-label="Lead pages">${pageNo > 1 ? html`<a href="${base}?page=${pageNo - 1}">Newer</a>` : ''}<span>${log.total} lead(s)</span>${
-              pageNo * LEADS_PER_PAGE < log.total ? html`<a href="${base}?page=${pageNo + 1}">Older</a>` : ''
-            }</nav>
+            <nav class="pager" aria-label="Lead pages">
+              ${pageNo > 1 ? html`<a href="${base}?page=${pageNo - 1}">Newer</a>` : ''}<span>${log.total} lead(s)</span
+              >${pageNo * LEADS_PER_PAGE < log.total ? html`<a href="${base}?page=${pageNo + 1}">Older</a>` : ''}
+            </nav>
           </section>`,
       }),
       status,
@@ -134,7 +216,8 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         section: '/signals',
         session,
         notice,
-        body: html`${signalForm({ session, kind, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal), editing: true })}<p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
+        body: html`${signalForm({ session, kind, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal), editing: true })}
+          <p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
       }),
       status,
     );
@@ -145,7 +228,10 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const signal = await signals.get(session.accountId, signalIdOf(ctx));
     const form = ctx.state.form as URLSearchParams;
     try {
-      const body = validatedBody(updateSignalBody, bodyOfForm(KIND_OF_TYPE[signal.signalTypeId] as SignalKind, form, true));
+      const body = validatedBody(
+        updateSignalBody,
+        bodyOfForm(KIND_OF_TYPE[signal.signalTypeId] as SignalKind, form, true),
+      );
       await signals.update(callerOf(session), signal.id, body);
       ctx.redirect(`/signals/${signal.id}?notice=saved`);
     } catch (err) {
@@ -181,12 +267,18 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const result = await services.deliveries.testWebhook(signedIn(ctx).accountId, id);
     const answer = result.statusCode === null ? 'no answer' : `HTTP ${result.statusCode}`;
     return result.success
-      ? { kind: 'ok', text: `Test webhook delivered: the receiver answered ${answer}${result.signed ? '' : ' (unsigned: the signal has no key)'}.` }
+      ? {
+          kind: 'ok',
+          text: `Test webhook delivered: the receiver answered ${answer}${result.signed ? '' : ' (unsigned: the signal has no key)'}.`,
+        }
       : { kind: 'error', text: `Test webhook failed: ${answer}.` };
   });
   action('replay', async (ctx, id) => {
     const result = await services.webhookReplays.replay(signedIn(ctx).accountId, id);
-    return { kind: result.failed ? 'warn' : 'ok', text: `Replay done: ${result.total} lead(s), ${result.sent} delivered, ${result.failed} failed.` };
+    return {
+      kind: result.failed ? 'warn' : 'ok',
+      text: `Replay done: ${result.total} lead(s), ${result.sent} delivered, ${result.failed} failed.`,
+    };
   });
   router.post('/signals/:signalId/delete', async (ctx) => {
     const session = signedIn(ctx);
@@ -200,21 +292,52 @@ function leadEntry(lead: LoggedLead): SafeHtml {
   const who = contact ? `${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() : '';
   const title = contact?.title ? String(contact.title) : '';
   const statuses = lead.deliveries.map((d) => d.status);
-  return html`<details class="lead"><summary>
-      <strong>${who || String(lead.payload.company.name ?? '')}</strong>${title ? ` · ${title}` : ''} · ${String(lead.payload.company.name ?? '')}
-      · ${String(lead.payload.signal.last_signal ?? '')} · ${dateTime(lead.createdAt)}
+  return html`<details class="lead">
+    <summary>
+      <strong>${who || String(lead.payload.company.name ?? '')}</strong>${title ? ` · ${title}` : ''} ·
+      ${String(lead.payload.company.name ?? '')} · ${String(lead.payload.signal.last_signal ?? '')} ·
+      ${dateTime(lead.createdAt)}
       ${lead.deliveries.length ? lead.deliveries.map((d) => html` ${statusBadge(d.status)}`) : html` <span class="hint">no delivery (polling)</span>`}
       <span class="visually-hidden">deliveries: ${statuses.join(', ')}</span>
     </summary>
     ${lead.deliveries.map(
-      (d) => html`<h3 class="hint">Delivery ${d.id} to ${d.route}${d.kind === 'replay' ? ' (replay)' : ''}: ${d.status}${d.nextAttemptAt ? ` · next attempt ${dateTime(d.nextAttemptAt)}` : ''}</h3>
-        <table class="responsive delivery-log"><thead><tr><th>Attempt</th><th>Time</th><th>Route</th><th>Answer</th><th>Took</th></tr></thead><tbody>
-        ${d.attempts.map(
-          (a) => html`<tr><td data-label="Attempt">${a.attempt}</td><td data-label="Time">${dateTime(a.at)}</td><td data-label="Route">${d.route}</td>
-            <td data-label="Answer">${a.statusCode !== null ? `HTTP ${a.statusCode}` : ''}${a.error ? ` ${a.error}` : ''}</td><td data-label="Took">${a.durationMs} ms</td></tr>`,
-        )}
-        ${d.attempts.length === 0 ? html`<tr><td colspan="5">No attempt yet.</td></tr>` : ''}
-        </tbody></table>`,
+      (d) =>
+        html`<h3 class="hint">
+            Delivery ${d.id} to ${d.route}${d.kind === 'replay' ? ' (replay)' : ''}:
+            ${d.status}${d.nextAttemptAt ? ` · next attempt ${dateTime(d.nextAttemptAt)}` : ''}
+          </h3>
+          <table class="responsive delivery-log">
+            <thead>
+              <tr>
+                <th>Attempt</th>
+                <th>Time</th>
+                <th>Route</th>
+                <th>Answer</th>
+                <th>Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${d.attempts.map(
+                (a) =>
+                  html`<tr>
+                    <td data-label="Attempt">${a.attempt}</td>
+                    <td data-label="Time">${dateTime(a.at)}</td>
+                    <td data-label="Route">${d.route}</td>
+                    <td data-label="Answer">
+                      ${a.statusCode !== null ? `HTTP ${a.statusCode}` : ''}${a.error ? ` ${a.error}` : ''}
+                    </td>
+                    <td data-label="Took">${a.durationMs} ms</td>
+                  </tr>`,
+              )}
+              ${
+                d.attempts.length === 0
+                  ? html`<tr>
+                      <td colspan="5">No attempt yet.</td>
+                    </tr>`
+                  : ''
+              }
+            </tbody>
+          </table>`,
     )}
   </details>`;
 }

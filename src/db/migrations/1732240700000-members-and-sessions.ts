@@ -53,6 +53,7 @@ export class MembersAndSessions1732240700000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE api_keys DROP COLUMN IF EXISTS last_used_at`);
-    for (const table of ['member_invites', 'member_sessions', 'members']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['member_invites', 'member_sessions', 'members'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }
