@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Stack } from '../setup/stack';
 
 /** Where the journeys keep a screenshot of every page they pass (gitignored). */
 export const SCREENSHOT_DIR = path.join(__dirname, '..', '..', 'test-output', 'screenshots');
@@ -61,4 +62,47 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.fill('#password', password);
   const [response] = await Promise.all([page.waitForNavigation(), page.click('button:has-text("Sign in")')]);
   return response?.request().redirectedFrom() ? 303 : (response?.status() ?? 0);
+}
+
+/**
+ * For a test file: its stack and one browser, started before the tests, and a fresh profile
+ * (cookies of its own) per person a test needs; everything closed after the file.
+ */
+export function useBrowserStack(start: () => Promise<Stack>) {
+  const state = {
+    stack: undefined as unknown as Stack,
+    browser: undefined as unknown as Browser,
+    profiles: [] as BrowserContext[],
+  };
+  beforeAll(async () => {
+    [state.stack, state.browser] = await Promise.all([start(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    // A profile the browser already dropped cannot be closed again; the browser's close ends the rest.
+    for (const profile of state.profiles) await profile.close().catch(() => undefined);
+    await state.browser?.close();
+    await state.stack?.stop();
+  });
+  return {
+    get stack() {
+      return state.stack;
+    },
+    async freshPage(options: { width?: number } = {}): Promise<Page> {
+      const profile = await newProfile(state.browser, state.stack.url, options);
+      state.profiles.push(profile);
+      return profile.newPage();
+    },
+  };
+}
+
+/** An element's text with its whitespace collapsed, as a reader sees it. */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  return ((await page.textContent(selector)) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** The cells of a table's body rows, each trimmed. */
+export async function tableRows(page: Page, selector = 'main table'): Promise<string[][]> {
+  return page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(`${selector} tbody tr`)})].map((r) => [...r.cells].map((c) => c.textContent.replace(/\\s+/g, ' ').trim()))`,
+  );
 }

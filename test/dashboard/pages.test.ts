@@ -4,7 +4,7 @@ import { call } from '../setup/http';
 import { startReceiver, type Receiver } from '../deliveries/receiver';
 import { daysAgo, ingest, jobChanger, uid, waitFor } from '../leads/fixtures';
 import { startIntegrationsStack, startVendors, stopVendors, type Vendors } from '../integrations/helpers';
-import { launchBrowser, newProfile, screenshot, signUp, watchPage } from './browser';
+import { launchBrowser, newProfile, screenshot, signUp, watchPage, textOf } from './browser';
 
 /**
  * The other pages over the same services as REST: watchlist creation, edit with a refused
@@ -77,7 +77,7 @@ test('editing refuses an unknown location with its reason and keeps the signal a
   await page.fill('#locations', 'Atlantis Under The Sea');
   await page.fill('#name', 'Renamed');
   await page.click('button:has-text("Save changes")');
-  expect(await page.textContent('.notice.error')).toContain('Atlantis Under The Sea');
+  expect(await textOf(page, '.notice.error')).toContain('Atlantis Under The Sea');
   expect((await rest(`/signals/${id}`)).body.name).toBe('Edit me');
   await page.fill('#locations', 'Texas');
   await page.fill('#dailyLeadLimit', '7');
@@ -138,7 +138,7 @@ test("a sequencer's key: refused by the tool with its reason, then connected and
   await page.goto(`${stack.url}/integrations`);
   await page.fill('#lemlist-key', 'wrong-key');
   await page.click('form[action="/integrations/lemlist"] button');
-  expect(await page.textContent('.notice.error')).toContain('apiKey');
+  expect(await textOf(page, '.notice.error')).toContain('apiKey');
   await page.fill('#lemlist-key', vendors.lemlist.apiKey);
   await page.click('form[action="/integrations/lemlist"] button');
   await page.waitForSelector('.notice.ok:has-text("lemlist connected")');

@@ -1,50 +1,31 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../src/config';
 import { DEMO_EMAIL, prepare } from '../../src/bootstrap';
-import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
+import { startStack, TEST_ADMIN_TOKEN } from '../setup/stack';
 import { call } from '../setup/http';
 import { uid } from '../leads/fixtures';
-import { launchBrowser, newProfile, PASSWORD, screenshot, signIn, signUp } from './browser';
+import { useBrowserStack, PASSWORD, screenshot, signIn, signUp, textOf, tableRows } from './browser';
 
 /** How people come to an account: the demo person, an operator's invite, an owner's invite. */
-let stack: Stack;
-let browser: Browser;
-const profiles: BrowserContext[] = [];
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack({ worker: false }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  for (const profile of profiles) await profile.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.stop();
-});
-
-async function freshPage(): Promise<Page> {
-  const profile = await newProfile(browser, stack.url);
-  profiles.push(profile);
-  return profile.newPage();
-}
+const t = useBrowserStack(() => startStack({ worker: false }));
 
 test('the first start creates a demo person who signs in as owner of the demo account', async () => {
   const { demo } = await prepare({
-    DATABASE_URL: stack.config.DATABASE_URL,
+    DATABASE_URL: t.stack.config.DATABASE_URL,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SECRETS_KEY: stack.config.SECRETS_KEY,
+    SECRETS_KEY: t.stack.config.SECRETS_KEY,
     NODE_ENV: 'development',
   });
   expect(demo?.email).toBe(DEMO_EMAIL);
-  const page = await freshPage();
-  expect(await signIn(page, stack.url, DEMO_EMAIL, demo!.password)).toBe(303);
+  const page = await t.freshPage();
+  expect(await signIn(page, t.stack.url, DEMO_EMAIL, demo!.password)).toBe(303);
   expect(await page.textContent('#balance')).toBe('1000');
-  await page.goto(`${stack.url}/team`);
-  expect(await page.textContent('main table')).toContain(`${DEMO_EMAIL}owner`);
+  await page.goto(`${t.stack.url}/team`);
+  expect(await tableRows(page)).toContainEqual([DEMO_EMAIL, 'owner', expect.any(String)]);
   // A second start shows nothing again.
   const again = await prepare({
-    DATABASE_URL: stack.config.DATABASE_URL,
+    DATABASE_URL: t.stack.config.DATABASE_URL,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    SECRETS_KEY: stack.config.SECRETS_KEY,
+    SECRETS_KEY: t.stack.config.SECRETS_KEY,
     NODE_ENV: 'development',
   });
   expect(again.demo).toBeUndefined();
@@ -62,7 +43,7 @@ test('starter credits of a sign-up: 100 outside production, 0 in production, or 
 });
 
 test('the operator creates an account with an invite link; its first person joins as owner, once', async () => {
-  const created = await call(`${stack.url}/admin/v1/accounts`, {
+  const created = await call(`${t.stack.url}/admin/v1/accounts`, {
     token: TEST_ADMIN_TOKEN,
     body: { name: 'Invited Ltd', credits: 5, ownerInvite: true },
   });
@@ -70,30 +51,30 @@ test('the operator creates an account with an invite link; its first person join
   expect(created.body).toMatchObject({
     name: 'Invited Ltd',
     creditBalance: 5,
-    ownerInvite: { url: expect.stringMatching(new RegExp(`^${stack.url}/invites/[\\w-]{32}$`)) },
+    ownerInvite: { url: expect.stringMatching(new RegExp(`^${t.stack.url}/invites/[\\w-]{32}$`)) },
   });
   // Without ownerInvite the answer is as before.
-  const plain = await call(`${stack.url}/admin/v1/accounts`, { token: TEST_ADMIN_TOKEN, body: { name: 'Plain' } });
+  const plain = await call(`${t.stack.url}/admin/v1/accounts`, { token: TEST_ADMIN_TOKEN, body: { name: 'Plain' } });
   expect(Object.keys(plain.body).sort()).toEqual(['creditBalance', 'id', 'name']);
 
-  const page = await freshPage();
+  const page = await t.freshPage();
   await page.goto(created.body.ownerInvite.url);
-  expect(await page.textContent('h1')).toBe('Join Invited Ltd');
+  expect(await textOf(page, 'h1')).toBe('Join Invited Ltd');
   await screenshot(page, 'people-invite');
   const email = `${uid('first')}@example.com`;
   await page.fill('#email', email);
   await page.fill('#password', PASSWORD);
   await page.click('button:has-text("Join")');
-  await page.waitForURL(`${stack.url}/`);
+  await page.waitForURL(`${t.stack.url}/`);
   expect(await page.textContent('#balance')).toBe('5');
-  await page.goto(`${stack.url}/team`);
-  expect(await page.textContent('main table')).toContain(`${email}owner`);
+  await page.goto(`${t.stack.url}/team`);
+  expect(await tableRows(page)).toContainEqual([email, 'owner', expect.any(String)]);
 
   // The link works once.
-  const reused = await (await freshPage()).goto(created.body.ownerInvite.url);
+  const reused = await (await t.freshPage()).goto(created.body.ownerInvite.url);
   expect(reused?.status()).toBe(410);
   // An unknown account gets no invite.
-  const unknown = await call(`${stack.url}/admin/v1/accounts/00000000-0000-4000-8000-000000000000/invites`, {
+  const unknown = await call(`${t.stack.url}/admin/v1/accounts/00000000-0000-4000-8000-000000000000/invites`, {
     token: TEST_ADMIN_TOKEN,
     body: {},
   });
@@ -101,35 +82,36 @@ test('the operator creates an account with an invite link; its first person join
 });
 
 test("an owner's invite link, shown in the page, adds a member who cannot invite", async () => {
-  const owner = await freshPage();
+  const owner = await t.freshPage();
   const ownerEmail = `${uid('owner')}@example.com`;
-  await signUp(owner, stack.url, ownerEmail);
-  await owner.goto(`${stack.url}/team`);
+  await signUp(owner, t.stack.url, ownerEmail);
+  await owner.goto(`${t.stack.url}/team`);
   await owner.click('button:has-text("Create invite link")');
   const link = ((await owner.textContent('#invite-link')) ?? '').trim();
-  expect(link).toMatch(new RegExp(`^${stack.url}/invites/`));
+  expect(link).toMatch(new RegExp(`^${t.stack.url}/invites/`));
   await screenshot(owner, 'people-team-invite-link');
 
-  const member = await freshPage();
+  const member = await t.freshPage();
   await member.goto(link);
   const memberEmail = `${uid('member')}@example.com`;
   await member.fill('#email', memberEmail);
   await member.fill('#password', PASSWORD);
   await member.click('button:has-text("Join")');
-  await member.waitForURL(`${stack.url}/`);
-  await member.goto(`${stack.url}/team`);
-  const table = await member.textContent('main table');
-  expect(table).toContain(`${ownerEmail}owner`);
-  expect(table).toContain(`${memberEmail}member`);
+  await member.waitForURL(`${t.stack.url}/`);
+  await member.goto(`${t.stack.url}/team`);
+  expect((await tableRows(member)).map(([email, role]) => [email, role])).toEqual([
+    [ownerEmail, 'owner'],
+    [memberEmail, 'member'],
+  ]);
   expect(await member.locator('button:has-text("Create invite link")').count()).toBe(0);
   const token = await member.inputValue('input[name=_csrf]');
-  const refused = await member.request.post(`${stack.url}/team/invites`, { form: { _csrf: token }, maxRedirects: 0 });
+  const refused = await member.request.post(`${t.stack.url}/team/invites`, { form: { _csrf: token }, maxRedirects: 0 });
   expect(refused.status()).toBe(403);
   // Taken emails cannot sign up again.
-  const again = await freshPage();
-  await again.goto(`${stack.url}/sign-up`);
+  const again = await t.freshPage();
+  await again.goto(`${t.stack.url}/sign-up`);
   await again.fill('#email', memberEmail.toUpperCase());
   await again.fill('#password', PASSWORD);
   await again.click('button:has-text("Create account")');
-  expect(await again.textContent('.notice.error')).toBe('email: already has a sign-in; sign in instead');
+  expect(await textOf(again, '.notice.error')).toBe('email: already has a sign-in; sign in instead');
 });

@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { z } from 'zod';
 import type { Services } from '../../../src/services';
 import { AppError } from '../../../src/errors';
+import type { UsageItem } from '../../../src/services/credits';
 import { html } from '../html';
 import { page, type Notice } from '../layout';
 import { callerOf, send, signedIn, type DashboardState } from '../web';
@@ -28,14 +29,7 @@ export function creditRoutes(router: Router<DashboardState>, services: Services)
     const to = filters.to ? new Date(Date.parse(filters.to) + 86_400_000) : undefined;
     let notice: Notice;
     let usage = {
-      items: [] as Array<{
-        id: string;
-        at: string;
-        operation: string;
-        signalId?: string;
-        leadId?: string;
-        credits: number;
-      }>,
+      items: [] as UsageItem[],
       total: 0,
       hasMore: false,
     };

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Services } from '../../../src/services';
 import { AppError, notFound } from '../../../src/errors';
+import { DISPLAY_NAMES } from '../../../src/services/integrations';
 import { SEQUENCER_PROVIDERS } from '../../../src/services/signals/destinations';
 import { connectBody } from '../../routes/integrations';
 import { html } from '../html';
@@ -8,15 +9,7 @@ import { csrfField, page, type Notice } from '../layout';
 import { errorNotice, field, send, signedIn, validatedBody, type DashboardContext, type DashboardState } from '../web';
 import { dateTime } from './format';
 
-const TOOL_NAMES: Record<string, string> = {
-  lemlist: 'lemlist',
-  instantly: 'Instantly',
-  smartlead: 'Smartlead',
-  hubspot: 'HubSpot',
-  salesforce: 'Salesforce',
-  pipedrive: 'Pipedrive',
-  'google-sheets': 'Google Sheets',
-};
+const TOOL_NAMES: Record<string, string> = DISPLAY_NAMES;
 
 /** Sequencers connect with an API key (checked with the tool, stored encrypted); CRMs by OAuth, next. */
 export function integrationRoutes(router: Router<DashboardState>, services: Services): void {
