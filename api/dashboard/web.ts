@@ -179,3 +179,8 @@ export function validatedBody<T extends z.ZodType>(schema: T, body: unknown): z.
   if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
   return parsed.data;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A path or form id that is not a UUID names nothing: it answers like an unknown one, never reaching SQL. */
+export const isUuid = (text: string) => UUID.test(text);

@@ -5,10 +5,18 @@ import { PERMISSIONS } from '../../../src/db/entities/api-key';
 import { createApiKeyBody } from '../../routes/admin';
 import { html, type SafeHtml } from '../html';
 import { csrfField, page, postButton, type Notice } from '../layout';
-import { errorNotice, field, send, signedIn, validatedBody, type DashboardContext, type DashboardState } from '../web';
+import {
+  errorNotice,
+  field,
+  isUuid,
+  send,
+  signedIn,
+  validatedBody,
+  type DashboardContext,
+  type DashboardState,
+} from '../web';
 import { dateTime } from './format';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SWITCH_WARNING =
   'Every receiver of the signals linked to this key must switch to the new secret: from now on deliveries are signed only with it, and the old secret verifies nothing.';
 
@@ -114,7 +122,7 @@ export function apiKeyRoutes(router: Router<DashboardState>, services: Services)
   const ownedKey = async (ctx: DashboardContext) => {
     const session = signedIn(ctx);
     const keyId = String(ctx.params.keyId);
-    if (!UUID.test(keyId)) throw notFound('API key');
+    if (!isUuid(keyId)) throw notFound('API key');
     const key = await apiKeys.requireOwned(session.accountId, keyId);
     if (key.revokedAt) throw notFound('API key');
     return key;

@@ -16,6 +16,8 @@ import {
   send,
   signedIn,
   validatedBody,
+  field,
+  isUuid,
   type DashboardContext,
   type DashboardState,
 } from '../web';
@@ -44,11 +46,10 @@ const KINDS: Record<
     schema: createAccountWatchlistBody as unknown as typeof createJobChangesBody,
   },
 };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function signalIdOf(ctx: DashboardContext): string {
   const id = String(ctx.params.signalId);
-  if (!UUID.test(id)) throw notFound('Signal');
+  if (!isUuid(id)) throw notFound('Signal');
   return id;
 }
 
@@ -108,13 +109,12 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
       const session = signedIn(ctx);
       const form = ctx.state.form as URLSearchParams;
       try {
-        const key = await services.apiKeys.requireOwned(
-          session.accountId,
-          String(form.get('apiKeyId') ?? '').match(UUID)
-            ? String(form.get('apiKeyId'))
-            : '00000000-0000-0000-0000-000000000000',
-        );
-        if (key.revokedAt) throw validationError([{ field: 'apiKeyId', message: 'this key is revoked' }]);
+        const keyId = field(form, 'apiKeyId');
+        const key = isUuid(keyId)
+          ? await services.apiKeys.requireOwned(session.accountId, keyId).catch(() => null)
+          : null;
+        if (!key || key.revokedAt)
+          throw validationError([{ field: 'apiKeyId', message: 'choose one of your live API keys' }]);
         const body = validatedBody(KINDS[kind].schema, bodyOfForm(kind, form, false));
         const created = await signals.create(callerOf(session, key.id), KINDS[kind].type, body);
         ctx.redirect(`/signals/${created.id}?notice=created`);
