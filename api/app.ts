@@ -15,6 +15,7 @@ import { adminRoutes } from './routes/admin';
 import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest';
 import { publicApiRoutes } from './routes/public-api';
 import { mountToolServer } from './mcp/tool-server';
+import { dashboardRouter } from './dashboard/dashboard';
 
 function refuseBody(err: Error & { status?: number }): never {
   if (err.status === 413) throw new AppError(413, 'INVALID_REQUEST', 'Request body is larger than 5 MB');
@@ -75,5 +76,8 @@ export async function createApp(services: Services): Promise<ApiApp> {
     }),
   );
   app.use(router.routes());
+  // The dashboard's pages at `/`; its routes never overlap /api, /admin, /mcp or the health checks.
+  const dashboard = dashboardRouter(services);
+  app.use(dashboard.routes() as unknown as Koa.Middleware<AppState>);
   return { app, rateLimit, openApi };
 }

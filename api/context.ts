@@ -9,3 +9,6 @@ export interface AppState {
 }
 
 export type AppContext = ParameterizedContext<AppState>;
+
+/** This service's own address as the client reached it (behind a proxy, from X-Forwarded-Proto and -Host). */
+export const siteOrigin = (ctx: { protocol: string; host: string }) => `${ctx.protocol}://${ctx.host}`;

@@ -127,11 +127,12 @@ interface Banner {
   temporalAddress: string;
   ready: boolean;
   adminToken: Secret;
-  demo?: { apiKey: string; webhookSecret: string; accountId: string };
+  demo?: { apiKey: string; webhookSecret: string; accountId: string; email: string; password: string };
 }
 
 function printBanner(b: Banner): void {
   const rows: Array<[string, string]> = [
+    ['Dashboard', `${b.apiUrl}/`],
     ['API', `${b.apiUrl}/api/v1`],
     ['OpenAPI', `${b.apiUrl}/api/v1/openapi.json`],
     ['MCP', `${b.apiUrl}/mcp`],
@@ -144,6 +145,7 @@ function printBanner(b: Banner): void {
       ['Demo account', b.demo.accountId],
       ['Demo API key', `${b.demo.apiKey}   (shown only now)`],
       ['Webhook secret', b.demo.webhookSecret],
+      ['Demo sign-in', `${b.demo.email}  password ${b.demo.password}   (shown only now)`],
     );
   }
   const width = Math.max(...rows.map(([label]) => label.length));
@@ -214,6 +216,7 @@ function printUnshownDemo(shown: Shown): void {
       `  account ${shown.demo.accountId}`,
       `  API key ${shown.demo.apiKey}`,
       `  webhook secret ${shown.demo.webhookSecret}`,
+      `  dashboard sign-in ${shown.demo.email}, password ${shown.demo.password}`,
       '',
     ].join('\n'),
   );

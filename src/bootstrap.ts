@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { migrate, openDatabase } from './db/data-source';
@@ -7,7 +8,12 @@ export interface DemoAccount {
   accountId: string;
   apiKey: string;
   webhookSecret: string;
+  /** The demo person's dashboard sign-in; the password exists only in this answer. */
+  email: string;
+  password: string;
 }
+
+export const DEMO_EMAIL = 'demo@example.com';
 
 export const DEMO_ACCOUNT_NAME = 'Demo account';
 const DEMO_CREDITS = 1000;
@@ -27,7 +33,11 @@ export async function prepare(env: NodeJS.ProcessEnv): Promise<{ demo?: DemoAcco
     if (count > 0) return {};
     const account = await services.accounts.create(DEMO_ACCOUNT_NAME, DEMO_CREDITS);
     const key = await services.apiKeys.create(account.id, { name: 'demo' });
-    return { demo: { accountId: account.id, apiKey: key.apiKey, webhookSecret: key.webhookSecret } };
+    // The demo person joins as its owner the way anyone invited does.
+    const password = randomBytes(12).toString('base64url');
+    const invite = await services.members.createInvite(account.id, { role: 'owner' });
+    await services.members.acceptInvite(invite.token, { email: DEMO_EMAIL, password });
+    return { demo: { accountId: account.id, apiKey: key.apiKey, webhookSecret: key.webhookSecret, email: DEMO_EMAIL, password } };
   } finally {
     await db.destroy();
   }

@@ -46,6 +46,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     INSTANTLY_API_URL: z.string().url().default('https://api.instantly.ai/api/v2'),
     SMARTLEAD_API_URL: z.string().url().default('https://server.smartlead.ai/api/v1'),
     HUBSPOT_API_URL: z.string().url().default('https://api.hubapi.com'),
+    /** Credits a new account gets when a person signs up in the dashboard. */
+    STARTER_CREDITS: z.coerce.number().min(0).max(1_000_000).default(production ? 0 : 100),
     LOG_LEVEL: z.string().default(production ? 'info' : 'info'),
   });
 }

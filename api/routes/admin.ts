@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../../src/db/entities/api-key';
 import { CRM_PROVIDERS } from '../../src/services/crm-connections';
 import type { Services } from '../../src/services';
+import { MEMBER_ROLES } from '../../src/services/members';
 import { errorEnvelope, uuidParam } from '../schemas/common';
 import { defineRoute } from '../route';
+import { siteOrigin } from '../context';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -20,7 +22,15 @@ const creditAmount = z
   .max(1_000_000_000)
   .refine((n) => Number.isInteger(n * 2), 'must be a multiple of 0.5');
 
-export const createAccountBody = z.strictObject({ name: z.string().trim().min(1).max(255), credits: creditAmount.optional() });
+export const createAccountBody = z.strictObject({
+  name: z.string().trim().min(1).max(255),
+  credits: creditAmount.optional(),
+  ownerInvite: z.boolean().optional().meta({ description: 'Also answer an invite link for the first person, who becomes the owner' }),
+});
+const inviteSchema = z.object({
+  url: z.string().meta({ description: 'Single-use dashboard link, valid 7 days; whoever opens it chooses their email and password' }),
+  expiresAt: z.string(),
+});
 export const addCreditsBody = z.strictObject({ amount: creditAmount });
 export const createApiKeyBody = z.strictObject({
   name: z.string().max(255).optional(),
@@ -34,6 +44,10 @@ export const crmConnectionBody = z.strictObject({
 });
 
 export function adminRoutes(services: Services) {
+  const ownerInvite = async (accountId: string, origin: string) => {
+    const invite = await services.members.createInvite(accountId, { role: 'owner' });
+    return { url: `${origin}/invites/${invite.token}`, expiresAt: invite.expiresAt };
+  };
   return [
     defineRoute({
       method: 'post',
@@ -43,8 +57,33 @@ export function adminRoutes(services: Services) {
       tags,
       access: admin,
       body: createAccountBody,
-      responses: { 201: { description: 'Created', schema: z.object({ id: z.uuid(), name: z.string(), creditBalance: z.number() }) }, ...adminErrors },
-      handle: ({ body }) => services.accounts.create(body.name, body.credits ?? 0),
+      responses: {
+        201: {
+          description: 'Created',
+          schema: z.object({ id: z.uuid(), name: z.string(), creditBalance: z.number(), ownerInvite: inviteSchema.optional() }),
+        },
+        ...adminErrors,
+      },
+      handle: async ({ body, ctx }) => {
+        const account = await services.accounts.create(body.name, body.credits ?? 0);
+        if (!body.ownerInvite) return account;
+        return { ...account, ownerInvite: await ownerInvite(account.id, siteOrigin(ctx)) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/accounts/{accountId}/invites',
+      operationId: 'adminCreateInvite',
+      summary: 'An invite link to the dashboard for one more person of the account (owner or member)',
+      tags,
+      access: admin,
+      params: uuidParam('accountId'),
+      body: z.strictObject({ role: z.enum(MEMBER_ROLES).optional() }),
+      responses: { 201: { description: 'Created', schema: inviteSchema }, ...adminErrors },
+      handle: async ({ params, body, ctx }) => {
+        const invite = await services.members.createInvite(params.accountId, { role: body.role ?? 'owner' });
+        return { url: `${siteOrigin(ctx)}/invites/${invite.token}`, expiresAt: invite.expiresAt };
+      },
     }),
     defineRoute({
       method: 'post',

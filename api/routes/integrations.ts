@@ -11,7 +11,7 @@ const sequencerParam = z.object({
   sequencer: z.string().min(1).max(64).meta({ description: 'lemlist, instantly or smartlead' }),
 });
 
-const connectBody = z
+export const connectBody = z
   .strictObject({
     apiKey: z.string().trim().min(1).max(1000).meta({ description: "The tool's API key; checked with the tool first, then stored encrypted, never returned" }),
     label: z

@@ -12,6 +12,16 @@ export interface Caller {
   permissions: Permission[];
 }
 
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  permissions: Permission[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
 export const hashApiKey = (apiKey: string) => createHash('sha256').update(apiKey).digest('hex');
 const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
 
@@ -52,9 +62,52 @@ export class ApiKeys {
     if (cached && cached.until > now) return cached.caller;
     const row = await this.db.getRepository(ApiKey).findOneBy({ keyHash: hash, revokedAt: IsNull() });
     const caller = row ? { keyId: row.id, accountId: row.accountId, permissions: row.permissions } : null;
+    if (row) this.noteUse(row.id);
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(hash, { caller, until: now + CACHE_MS });
     return caller;
+  }
+
+  /**
+   * Records when a key was last used, for the dashboard's key list. Only on a cache miss and at
+   * most once a minute per key, off the request's path; a failed write loses only this note.
+   */
+  private noteUse(keyId: string): void {
+    this.db
+      .query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [keyId])
+      .catch(() => undefined);
+  }
+
+  /** The account's keys, newest first, by prefix: the keys themselves are never stored. */
+  async list(accountId: string): Promise<ApiKeySummary[]> {
+    const rows = await this.db.query(
+      `SELECT id, name, key_prefix, permissions, created_at, last_used_at, revoked_at FROM api_keys
+        WHERE account_id = $1 ORDER BY revoked_at IS NOT NULL, created_at DESC`,
+      [accountId],
+    );
+    return rows.map((r: Record<string, any>) => ({
+      id: r.id,
+      name: r.name,
+      prefix: r.key_prefix,
+      permissions: r.permissions,
+      createdAt: r.created_at.toISOString(),
+      lastUsedAt: r.last_used_at ? r.last_used_at.toISOString() : null,
+      revokedAt: r.revoked_at ? r.revoked_at.toISOString() : null,
+    }));
+  }
+
+  /** 404 unless the key belongs to the account (revoked keys included). */
+  async requireOwned(accountId: string, keyId: string): Promise<ApiKey> {
+    const row = await this.db.getRepository(ApiKey).findOneBy({ id: keyId, accountId });
+    if (!row) throw notFound('API key');
+    return row;
+  }
+
+  /** The current webhook secret of one of the account's live keys, shown in the dashboard. */
+  async revealWebhookSecret(accountId: string, keyId: string): Promise<{ webhookSecret: string }> {
+    const row = await this.requireOwned(accountId, keyId);
+    if (row.revokedAt) throw notFound('API key');
+    return { webhookSecret: this.secrets.open(row.webhookSecretEncrypted) };
   }
 
   async revoke(keyId: string): Promise<void> {

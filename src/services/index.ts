@@ -25,6 +25,11 @@ import { Integrations } from './integrations';
 import { createEnrichment } from './enrichment/enrichment';
 import { Search } from './search';
 import { SignalActivityReader } from './signals/activity';
+import { Members } from './members';
+import { MemberSessions } from './member-sessions';
+import { SignInThrottle } from './sign-in-throttle';
+import { AccountActivity } from './account-activity';
+import { DeliveryLog } from './delivery-log';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -75,6 +80,11 @@ export function createServices(deps: ServiceDeps) {
     ingestion: new Ingestion(deps.db),
     enrichment: createEnrichment(deps, credits),
     search: new Search(deps.db),
+    members: new Members(deps.db, accounts, deps.config.STARTER_CREDITS),
+    memberSessions: new MemberSessions(deps.db),
+    signInThrottle: new SignInThrottle(deps.db, deps.config.RATE_LIMIT_STORE),
+    accountActivity: new AccountActivity(deps.db),
+    deliveryLog: new DeliveryLog(deps.db),
     deliveries: new Deliveries(
       deps.db,
       deps.config,

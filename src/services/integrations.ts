@@ -19,7 +19,8 @@ export type IntegrationKind = 'sequencer' | 'crm';
 /** Every tool the overview lists: the sequencers (connected by API key) and the OAuth-only tools. */
 export const INTEGRATION_PROVIDERS: readonly (SequencerName | CrmProvider)[] = [...SEQUENCER_NAMES, ...CRM_PROVIDERS];
 
-const DISPLAY_NAMES: Record<SequencerName | CrmProvider, string> = {
+/** How each tool names itself, for messages and pages. */
+export const DISPLAY_NAMES: Record<SequencerName | CrmProvider, string> = {
   lemlist: 'lemlist',
   instantly: 'Instantly',
   smartlead: 'Smartlead',

@@ -1,0 +1,343 @@
+import type Router from '@koa/router';
+import type { Services } from '../../../src/services';
+import { AppError, notFound, validationError } from '../../../src/errors';
+import {
+  createAccountWatchlistBody,
+  createJobChangesBody,
+  signalListQuery,
+  updateSignalBody,
+} from '../../schemas/signals';
+import { funnelChart } from '../charts';
+import { html, type SafeHtml } from '../html';
+import { page, postButton, type Notice } from '../layout';
+import {
+  callerOf,
+  errorNotice,
+  send,
+  signedIn,
+  validatedBody,
+  field,
+  isUuid,
+  type DashboardContext,
+  type DashboardState,
+} from '../web';
+import { dateTime } from './format';
+import {
+  bodyOfForm,
+  KIND_OF_TYPE,
+  signalForm,
+  signalTable,
+  statusBadge,
+  TYPE_LABEL,
+  valuesOfSignal,
+  type SignalKind,
+} from './signal-parts';
+import type { LoggedLead } from '../../../src/services/delivery-log';
+
+const LEADS_PER_PAGE = 10;
+const KINDS: Record<
+  SignalKind,
+  { type: 'job_changes' | 'account_watchlist'; title: string; schema: typeof createJobChangesBody }
+> = {
+  'job-changes': { type: 'job_changes', title: 'New job-changes signal', schema: createJobChangesBody },
+  'account-watchlist': {
+    type: 'account_watchlist',
+    title: 'New account-watchlist signal',
+    schema: createAccountWatchlistBody as unknown as typeof createJobChangesBody,
+  },
+};
+
+function signalIdOf(ctx: DashboardContext): string {
+  const id = String(ctx.params.signalId);
+  if (!isUuid(id)) throw notFound('Signal');
+  return id;
+}
+
+export function signalRoutes(router: Router<DashboardState>, services: Services): void {
+  const { signals } = services;
+
+  router.get('/signals', async (ctx) => {
+    const session = signedIn(ctx);
+    const pageNo = Math.max(1, Number(ctx.query.page) || 1);
+    const list = await signals.list(callerOf(session), {
+      ...signalListQuery.parse({}),
+      limit: 50,
+      offset: (pageNo - 1) * 50,
+    });
+    send(
+      ctx,
+      page({
+        title: 'Signals',
+        section: '/signals',
+        session,
+        body: html`<div class="actions">
+            <a class="button" href="/signals/new/job-changes">New job-changes signal</a>
+            <a class="button secondary" href="/signals/new/account-watchlist">New account-watchlist signal</a>
+          </div>
+          <section class="card">
+            ${list.signals.length ? signalTable(list.signals) : html`<p>No signal yet.</p>`}
+            <nav class="pager" aria-label="Signal pages">
+              ${pageNo > 1 ? html`<a href="/signals?page=${pageNo - 1}">Newer</a>` : ''}<span
+                >${list.total} signal(s)</span
+              >${list.hasMore ? html`<a href="/signals?page=${pageNo + 1}">Older</a>` : ''}
+            </nav>
+          </section>`,
+      }),
+    );
+  });
+
+  const newForm = async (
+    ctx: DashboardContext,
+    kind: SignalKind,
+    values: URLSearchParams,
+    notice?: Notice,
+    status = 200,
+  ) => {
+    const session = signedIn(ctx);
+    const keys = (await services.apiKeys.list(session.accountId)).filter((k) => !k.revokedAt);
+    const body: SafeHtml = keys.length
+      ? signalForm({ session, kind, action: `/signals/new/${kind}`, values, keys })
+      : html`<p>
+          First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.
+        </p>`;
+    send(ctx, page({ title: KINDS[kind].title, section: '/signals', session, notice, body }), status);
+  };
+
+  for (const kind of Object.keys(KINDS) as SignalKind[]) {
+    router.get(`/signals/new/${kind}`, (ctx) => newForm(ctx, kind, new URLSearchParams()));
+    router.post(`/signals/new/${kind}`, async (ctx) => {
+      const session = signedIn(ctx);
+      const form = ctx.state.form as URLSearchParams;
+      try {
+        const keyId = field(form, 'apiKeyId');
+        const key = isUuid(keyId)
+          ? await services.apiKeys.requireOwned(session.accountId, keyId).catch(() => null)
+          : null;
+        if (!key || key.revokedAt)
+          throw validationError([{ field: 'apiKeyId', message: 'choose one of your live API keys' }]);
+        const body = validatedBody(KINDS[kind].schema, bodyOfForm(kind, form, false));
+        const created = await signals.create(callerOf(session, key.id), KINDS[kind].type, body);
+        ctx.redirect(`/signals/${created.id}?notice=created`);
+      } catch (err) {
+        await newForm(ctx, kind, form, errorNotice(err), (err as AppError).status);
+      }
+    });
+  }
+
+  const detail = async (ctx: DashboardContext, notice?: Notice, status = 200) => {
+    const session = signedIn(ctx);
+    const signalId = signalIdOf(ctx);
+    const signal = await signals.get(session.accountId, signalId);
+    const pageNo = Math.max(1, Math.min(100_000, Number(ctx.query.page) || 1));
+    const [log, funnel] = await Promise.all([
+      services.deliveryLog.page(session.accountId, signalId, {
+        limit: LEADS_PER_PAGE,
+        offset: (pageNo - 1) * LEADS_PER_PAGE,
+      }),
+      services.funnel.ofSignal(await signals.requireOwned(session.accountId, signalId), {}),
+    ]);
+    if (!log) throw notFound('Signal');
+    const shownNotice =
+      notice ??
+      (ctx.query.notice === 'created'
+        ? { kind: 'ok' as const, text: 'Signal created.' }
+        : ctx.query.notice === 'saved'
+          ? { kind: 'ok' as const, text: 'Changes saved.' }
+          : undefined);
+    const base = `/signals/${signal.id}`;
+    send(
+      ctx,
+      page({
+        title: signal.name,
+        section: '/signals',
+        session,
+        notice: shownNotice,
+        body: html`<section class="card">
+            <p>
+              ${statusBadge(signal.status)} ${TYPE_LABEL[signal.signalTypeId] ?? signal.signalTypeId} · created
+              ${dateTime(signal.createdAt)}
+            </p>
+            <table class="responsive">
+              <tbody>
+                <tr>
+                  <th>Webhook</th>
+                  <td>${signal.webhookUrl ?? 'none (read by polling)'}</td>
+                </tr>
+                <tr>
+                  <th>Leads today / daily cap</th>
+                  <td>${signal.leadsToday} / ${signal.dailyLeadLimit}</td>
+                </tr>
+                <tr>
+                  <th>Leads in total</th>
+                  <td id="leads-total">${signal.leadsTotal}</td>
+                </tr>
+                <tr>
+                  <th>Last lead</th>
+                  <td>${dateTime(signal.lastLeadAt)}</td>
+                </tr>
+              </tbody>
+            </table>
+            ${signal.warnings.map((w) => html`<div class="notice ${w.severity === 'warning' ? 'warn' : 'ok'}">${w.message}</div>`)}
+            <div class="actions">
+              <a class="button secondary" href="${base}/edit">Edit</a>
+              ${signal.status === 'active' ? postButton(session, `${base}/pause`, 'Pause', { style: 'secondary' }) : postButton(session, `${base}/resume`, signal.status === 'draft' ? 'Activate' : 'Resume')}
+              ${signal.webhookUrl ? postButton(session, `${base}/test-webhook`, 'Send test webhook', { style: 'secondary', progress: 'Sending…' }) : ''}
+              ${signal.webhookUrl ? postButton(session, `${base}/replay`, 'Replay all leads', { style: 'secondary', progress: 'Replaying… this can take a while', confirm: 'Send every lead of this signal to the webhook again?' }) : ''}
+              ${postButton(session, `${base}/delete`, 'Delete', { style: 'danger', confirm: 'Delete this signal? Pending deliveries are cancelled.' })}
+            </div>
+          </section>
+          <section class="card">
+            <h2>Funnel, last 30 days</h2>
+            ${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}
+          </section>
+          <section class="card">
+            <h2>Leads, newest first</h2>
+            ${log.leads.length ? log.leads.map(leadEntry) : html`<p>No lead yet.${signal.status === 'active' ? ' New leads appear here as the signal finds them; reload to see them.' : ''}</p>`}
+            <nav class="pager" aria-label="Lead pages">
+              ${pageNo > 1 ? html`<a href="${base}?page=${pageNo - 1}">Newer</a>` : ''}<span>${log.total} lead(s)</span
+              >${pageNo * LEADS_PER_PAGE < log.total ? html`<a href="${base}?page=${pageNo + 1}">Older</a>` : ''}
+            </nav>
+          </section>`,
+      }),
+      status,
+    );
+  };
+
+  router.get('/signals/:signalId', (ctx) => detail(ctx));
+
+  const editForm = async (ctx: DashboardContext, values?: URLSearchParams, notice?: Notice, status = 200) => {
+    const session = signedIn(ctx);
+    const signal = await signals.get(session.accountId, signalIdOf(ctx));
+    const kind = KIND_OF_TYPE[signal.signalTypeId] as SignalKind;
+    send(
+      ctx,
+      page({
+        title: `Edit ${signal.name}`,
+        section: '/signals',
+        session,
+        notice,
+        body: html`${signalForm({ session, kind, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal), editing: true })}
+          <p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
+      }),
+      status,
+    );
+  };
+  router.get('/signals/:signalId/edit', (ctx) => editForm(ctx));
+  router.post('/signals/:signalId/edit', async (ctx) => {
+    const session = signedIn(ctx);
+    const signal = await signals.get(session.accountId, signalIdOf(ctx));
+    const form = ctx.state.form as URLSearchParams;
+    try {
+      const body = validatedBody(
+        updateSignalBody,
+        bodyOfForm(KIND_OF_TYPE[signal.signalTypeId] as SignalKind, form, true),
+      );
+      await signals.update(callerOf(session), signal.id, body);
+      ctx.redirect(`/signals/${signal.id}?notice=saved`);
+    } catch (err) {
+      await editForm(ctx, form, errorNotice(err), (err as AppError).status);
+    }
+  });
+
+  const action = (path: string, run: (ctx: DashboardContext, signalId: string) => Promise<Notice>) =>
+    router.post(`/signals/:signalId/${path}`, async (ctx) => {
+      const session = signedIn(ctx);
+      const signalId = signalIdOf(ctx);
+      await signals.requireOwned(session.accountId, signalId);
+      let notice: Notice;
+      let status = 200;
+      try {
+        notice = await run(ctx, signalId);
+      } catch (err) {
+        notice = errorNotice(err);
+        status = (err as AppError).status;
+      }
+      await detail(ctx, notice, status);
+    });
+
+  action('pause', async (ctx, id) => {
+    await signals.setStatus(callerOf(signedIn(ctx)), id, 'paused');
+    return { kind: 'ok', text: 'Paused: it produces nothing until resumed.' };
+  });
+  action('resume', async (ctx, id) => {
+    await signals.setStatus(callerOf(signedIn(ctx)), id, 'active');
+    return { kind: 'ok', text: 'Active: it evaluates now and on its interval.' };
+  });
+  action('test-webhook', async (ctx, id) => {
+    const result = await services.deliveries.testWebhook(signedIn(ctx).accountId, id);
+    const answer = result.statusCode === null ? 'no answer' : `HTTP ${result.statusCode}`;
+    return result.success
+      ? {
+          kind: 'ok',
+          text: `Test webhook delivered: the receiver answered ${answer}${result.signed ? '' : ' (unsigned: the signal has no key)'}.`,
+        }
+      : { kind: 'error', text: `Test webhook failed: ${answer}.` };
+  });
+  action('replay', async (ctx, id) => {
+    const result = await services.webhookReplays.replay(signedIn(ctx).accountId, id);
+    return {
+      kind: result.failed ? 'warn' : 'ok',
+      text: `Replay done: ${result.total} lead(s), ${result.sent} delivered, ${result.failed} failed.`,
+    };
+  });
+  router.post('/signals/:signalId/delete', async (ctx) => {
+    const session = signedIn(ctx);
+    await signals.delete(session.accountId, signalIdOf(ctx));
+    ctx.redirect('/signals');
+  });
+}
+
+function leadEntry(lead: LoggedLead): SafeHtml {
+  const contact = lead.payload.contact === '' ? null : lead.payload.contact;
+  const who = contact ? `${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() : '';
+  const title = contact?.title ? String(contact.title) : '';
+  const statuses = lead.deliveries.map((d) => d.status);
+  return html`<details class="lead">
+    <summary>
+      <strong>${who || String(lead.payload.company.name ?? '')}</strong>${title ? ` · ${title}` : ''} ·
+      ${String(lead.payload.company.name ?? '')} · ${String(lead.payload.signal.last_signal ?? '')} ·
+      ${dateTime(lead.createdAt)}
+      ${lead.deliveries.length ? lead.deliveries.map((d) => html` ${statusBadge(d.status)}`) : html` <span class="hint">no delivery (polling)</span>`}
+      <span class="visually-hidden">deliveries: ${statuses.join(', ')}</span>
+    </summary>
+    ${lead.deliveries.map(
+      (d) =>
+        html`<h3 class="hint">
+            Delivery ${d.id} to ${d.route}${d.kind === 'replay' ? ' (replay)' : ''}:
+            ${d.status}${d.nextAttemptAt ? ` · next attempt ${dateTime(d.nextAttemptAt)}` : ''}
+          </h3>
+          <table class="responsive delivery-log">
+            <thead>
+              <tr>
+                <th>Attempt</th>
+                <th>Time</th>
+                <th>Route</th>
+                <th>Answer</th>
+                <th>Took</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${d.attempts.map(
+                (a) =>
+                  html`<tr>
+                    <td data-label="Attempt">${a.attempt}</td>
+                    <td data-label="Time">${dateTime(a.at)}</td>
+                    <td data-label="Route">${d.route}</td>
+                    <td data-label="Answer">
+                      ${a.statusCode !== null ? `HTTP ${a.statusCode}` : ''}${a.error ? ` ${a.error}` : ''}
+                    </td>
+                    <td data-label="Took">${a.durationMs} ms</td>
+                  </tr>`,
+              )}
+              ${
+                d.attempts.length === 0
+                  ? html`<tr>
+                      <td colspan="5">No attempt yet.</td>
+                    </tr>`
+                  : ''
+              }
+            </tbody>
+          </table>`,
+    )}
+  </details>`;
+}

@@ -1,0 +1,99 @@
+import { DataSource } from 'typeorm';
+
+export interface DeliveryAttemptEntry {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface LoggedLead {
+  id: string;
+  createdAt: string;
+  /** The lead as delivered (the specification's Lead resource). */
+  payload: { signal: Record<string, unknown>; contact: '' | Record<string, unknown>; company: Record<string, unknown> };
+  deliveries: LeadDelivery[];
+}
+
+export interface LeadDelivery {
+  id: string;
+  leadId: string;
+  route: string;
+  kind: 'lead' | 'replay';
+  status: string;
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttemptEntry[];
+}
+
+/**
+ * Every attempt of every delivery of some leads: the answer to "did my lead arrive, and if not
+ * why". A read over what the delivery service records; the account is part of the query, so
+ * another account's leads answer nothing.
+ */
+export class DeliveryLog {
+  constructor(private readonly db: DataSource) {}
+
+  /**
+   * A page of the signal's leads, newest first, each with its deliveries and their attempts;
+   * null when the signal is not the account's (or deleted).
+   */
+  async page(
+    accountId: string,
+    signalId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ total: number; leads: LoggedLead[] } | null> {
+    const [signal] = await this.db.query(
+      `SELECT leads_total FROM signals WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
+      [signalId, accountId],
+    );
+    if (!signal) return null;
+    const rows = await this.db.query(
+      `SELECT id, created_at, payload FROM leads WHERE signal_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [signalId, page.limit, page.offset],
+    );
+    const deliveries = await this.ofLeads(
+      accountId,
+      rows.map((r: { id: string }) => r.id),
+    );
+    return {
+      total: Number(signal.leads_total),
+      leads: rows.map((r: { id: string; created_at: Date; payload: LoggedLead['payload'] }) => ({
+        id: r.id,
+        createdAt: r.created_at.toISOString(),
+        payload: r.payload,
+        deliveries: deliveries.get(r.id) ?? [],
+      })),
+    };
+  }
+
+  async ofLeads(accountId: string, leadIds: string[]): Promise<Map<string, LeadDelivery[]>> {
+    const byLead = new Map<string, LeadDelivery[]>(leadIds.map((id) => [id, []]));
+    if (leadIds.length === 0) return byLead;
+    const rows = await this.db.query(
+      `SELECT d.id, d.lead_id, d.route, d.kind, d.status, d.next_attempt_at,
+              coalesce(json_agg(json_build_object('attempt', a.attempt, 'at', a.at, 'statusCode', a.status_code,
+                                                  'error', a.error, 'durationMs', a.duration_ms) ORDER BY a.attempt, a.id)
+                       FILTER (WHERE a.id IS NOT NULL), '[]') AS attempts
+         FROM deliveries d LEFT JOIN delivery_attempts a ON a.delivery_id = d.id
+        WHERE d.account_id = $1 AND d.lead_id = ANY($2::uuid[])
+        GROUP BY d.id ORDER BY d.created_at, d.id`,
+      [accountId, leadIds],
+    );
+    for (const row of rows) {
+      byLead.get(row.lead_id)?.push({
+        id: row.id,
+        leadId: row.lead_id,
+        route: row.route,
+        kind: row.kind,
+        status: row.status,
+        nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
+        attempts: (row.attempts as Array<DeliveryAttemptEntry & { at: string }>).map((a) => ({
+          ...a,
+          at: new Date(a.at).toISOString(),
+        })),
+      });
+    }
+    return byLead;
+  }
+}
