@@ -51,6 +51,8 @@ export interface EvaluationPlan {
   subject: string;
   /** No event older than this passes the filters (start of the age or lookback window). */
   eligibleSince: Date;
+  /** Days an event stays eligible after it occurred when the age window slides with time (job changes); null when it is anchored (the watchlist's lookback). */
+  maxAgeDays: number | null;
   /** Bind values of every fragment above; `$1` is the signal id. */
   args: unknown[];
 }
@@ -150,6 +152,7 @@ function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
     subjectAllowed: duplicateClause(signal, args, now, subject),
     subject,
     eligibleSince,
+    maxAgeDays,
     args,
   };
 }
@@ -196,6 +199,7 @@ function watchlistPlan(signal: Signal, now: Date): EvaluationPlan {
     subjectAllowed: duplicateClause(signal, args, now, subject),
     subject,
     eligibleSince,
+    maxAgeDays: null,
     args,
   };
 }
