@@ -160,6 +160,24 @@ function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
   };
 }
 
+/** The funnel stage of company_news events whose article is missing or does not name the company. */
+export const NEWS_ARTICLE_STAGE = 'companyNewsArticle';
+
+const newsText = (field: string) => `coalesce(e.data->>'${field}', '')`;
+const ARTICLE_TEXT = `lower(${newsText('news_headline')} || ' ' || ${newsText('news_title')} || ' ' || ${newsText('news_summary')})`;
+/**
+ * A company_news event counts only when its article is there (URL, and headline or title) and
+ * names the company: its name in the headline, title or summary; or its domain, or the domain's
+ * first label as a word ("acme" of acme.co.uk, at least 3 characters), there or in the URL.
+ * Other events pass.
+ */
+const NEWS_NAMES_COMPANY = `(e.type <> 'company_news' OR (
+    ${newsText('news_url')} <> '' AND (${newsText('news_headline')} <> '' OR ${newsText('news_title')} <> '')
+    AND (strpos(${ARTICLE_TEXT}, lower(c.name)) > 0
+      OR (c.domain IS NOT NULL AND (strpos(lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}, c.domain) > 0
+        OR (length(split_part(c.domain, '.', 1)) >= 3
+            AND (lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}) ~ ('\\m' || split_part(c.domain, '.', 1) || '\\M')))))))`;
+
 /**
  * Account watchlist: events at watched companies (by URL, else domain, else a name no other
  * watched entry shares) or of watched people, of the enabled kinds, inside the window that the
@@ -195,6 +213,7 @@ function watchlistPlan(signal: Signal, now: Date): EvaluationPlan {
         WHERE w.signal_id = $1 AND w.kind = 'person' AND w.linkedin_url = ep.linkedin_url))`,
     filters: [
       { field: 'sources', sql: `e.type = ANY($${args.push(enabledWatchlistEvents(config.sources))}::text[])` },
+      { field: NEWS_ARTICLE_STAGE, sql: NEWS_NAMES_COMPANY },
       { field: 'firstRunLookbackDays', sql: occurredBetween(args, eligibleSince, now) },
       { field: 'targetPersonas', sql: targeting ? `p.id IS NOT NULL AND p.persona = ANY(${personasArg})` : 'TRUE' },
     ],
