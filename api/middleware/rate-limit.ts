@@ -28,7 +28,8 @@ export class RequestRateLimit {
   ) {}
 
   static async create(options: { perSecond: number; store: 'memory' | 'postgres'; db?: DataSource }): Promise<RequestRateLimit> {
-    // Turns only order a key's requests; after 10 idle seconds every slot is free, so they may restart.
+    // Turns only order a key's requests; the counter restarting (every 10 s) changes which slot is tried
+    // next, never how many a second can hold, which the one-second slots alone bound.
     const turns: StoreOptions = { keyPrefix: 'api-turn', points: Number.MAX_SAFE_INTEGER, duration: 10 };
     const slots: StoreOptions = { keyPrefix: 'api-slot', points: 1, duration: 1 };
     if (options.store === 'memory' || !options.db) {
