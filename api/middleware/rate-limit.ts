@@ -28,9 +28,10 @@ export class RequestRateLimit {
   ) {}
 
   static async create(options: { perSecond: number; store: 'memory' | 'postgres'; db?: DataSource }): Promise<RequestRateLimit> {
-    // Turns only order a key's requests; the counter restarting (every 10 s) changes which slot is tried
-    // next, never how many a second can hold, which the one-second slots alone bound.
-    const turns: StoreOptions = { keyPrefix: 'api-turn', points: Number.MAX_SAFE_INTEGER, duration: 10 };
+    // The turn counter restarts once a day: a restart sends a key's next requests back to the first
+    // slots, which may still be held, so it could refuse a few too early then (never let more
+    // through). A counter that never restarts would overflow PostgreSQL's integer column.
+    const turns: StoreOptions = { keyPrefix: 'api-turn', points: 2 ** 31 - 1, duration: 86_400 };
     const slots: StoreOptions = { keyPrefix: 'api-slot', points: 1, duration: 1 };
     if (options.store === 'memory' || !options.db) {
       return new RequestRateLimit(options.perSecond, new RateLimiterMemory(turns), new RateLimiterMemory(slots));
