@@ -95,7 +95,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       name: 'list_personas',
       twin: 'listPersonas',
       description:
-        'Lists buyer personas (e.g. Chief Technology Officer). Each `name` is what create_signal accepts in jobTitles (job changes) and targetPersonas (account watchlist). Free.',
+        'Lists buyer personas (e.g. Chief Technology Officer). Each `name` is what create_signal accepts in jobTitles (job changes) and targetPersonas (account watchlist, fundraising, hiring). Free.',
       input: search,
       annotations: READS,
       run: (_caller, { search: text }) => {
@@ -111,7 +111,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       name: 'list_industries',
       twin: 'listIndustries',
       description:
-        'Lists industries with their category. Names are used verbatim in a job-changes signal’s industryFilters (matching is exact; a category name covers all its industries). Free.',
+        'Lists industries with their category. Names are used verbatim in the industryFilters of job-changes, fundraising and hiring signals (matching is exact; a category name covers all its industries). Free.',
       input: search,
       annotations: READS,
       run: (_caller, { search: text }) => ({ industries: listIndustries(text) }),
