@@ -1,5 +1,6 @@
 import { resolveLocation } from './locations';
 import { matchPersona, type Department, type Seniority } from './personas';
+import { WATCHLIST_SIGNAL_FIELDS } from './watchlist-events';
 
 /**
  * The market-wide fundraising and hiring signals: round stages, the lead `signal` fields of
@@ -30,17 +31,10 @@ export type FundingStage = (typeof FUNDING_STAGES)[number];
 /** The fundraising `signal` block beyond the common fields (the specification's "fields seen"). */
 export const FUNDRAISING_SIGNAL_FIELDS = ['funding_stage', 'funding_amount_usd', 'announcement_date'] as const;
 
-/** The hiring `signal` block beyond the common fields: the posting and the signal's keywords it matched. */
-export const HIRING_SIGNAL_FIELDS = [
-  'job_offer_url',
-  'job_offer_title',
-  'job_offer_location',
-  'job_offer_description',
-  'job_offer_source',
-  'job_offer_date',
-  'job_offer_published_date',
-  'matched_keywords',
-] as const;
+/** The hiring `signal` block beyond the common fields: the watchlist's job-event fields (the posting and the keywords it matched), in its order. */
+export const HIRING_SIGNAL_FIELDS: readonly string[] = WATCHLIST_SIGNAL_FIELDS.filter(
+  (field) => field.startsWith('job_offer_') || field === 'matched_keywords',
+);
 
 /** The specification names no labels for these types; ours, beside the watchlist's ("Watched Company Raised", "Job Offer"). */
 export const FUNDRAISING_LAST_SIGNAL_LABEL = 'Company Raised';
