@@ -4,11 +4,14 @@ import { notFound, validationError, fieldProblemsOf } from '../../src/errors';
 import { listPersonas } from '../../src/catalogue/personas';
 import { listIndustries } from '../../src/catalogue/industries';
 import { listTechnographicTools } from '../../src/catalogue/technographics';
-import { accountWatchlistConfig, jobChangesConfig } from '../../src/services/signals/config';
+import { accountWatchlistConfig, fundraisingConfig, hiringConfig, jobChangesConfig } from '../../src/services/signals/config';
 import { SIGNAL_TYPE_IDS, signalTypeCatalogue, type SignalTypeId } from '../../src/services/signals/signal-types';
+import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { pageQuery } from '../schemas/common';
 import {
   createAccountWatchlistBody,
+  createFundraisingBody,
+  createHiringBody,
   createJobChangesBody,
   signalListQuery,
   updateSignalBody,
@@ -22,7 +25,7 @@ import { CHANGES, READS, defineTool, type AnyToolDef } from './tool';
 
 /** Lead prices, stated wherever a tool can start a signal producing (and so spending). */
 const LEAD_PRICES =
-  'Leads cost 2 credits (job changes, +0.5 per email found) or 3 (account watchlist), charged once when each lead is produced; a draft signal costs nothing.';
+  'Leads cost 2 credits (job changes, fundraising and hiring, +0.5 per email found) or 3 (account watchlist) whatever the event, charged once when each lead is produced; a draft signal costs nothing.';
 
 /** The REST path parameter, described for the assistant. */
 const signalRef = z.object({
@@ -32,9 +35,11 @@ const signalRef = z.object({
 const search = z.object({ search: z.string().trim().max(200).optional().meta({ description: 'Text to narrow the list' }) });
 
 /** The REST create body of each type, picked by the tool's `signalTypeId`. */
-const createBodies: Record<SignalTypeId, typeof createJobChangesBody | typeof createAccountWatchlistBody> = {
+const createBodies: Record<SignalTypeId, z.ZodType<CreateSignalInput>> = {
   job_changes: createJobChangesBody,
   account_watchlist: createAccountWatchlistBody,
+  fundraising: createFundraisingBody,
+  hiring: createHiringBody,
 };
 
 const jsonSchemaOf = (schema: z.ZodType) => {
@@ -48,13 +53,17 @@ const jsonSchemaOf = (schema: z.ZodType) => {
  * the two shapes are still published to the assistant through `anyOf`.
  */
 const createSignalInput = z.strictObject({
-  signalTypeId: z.enum(SIGNAL_TYPE_IDS).meta({ description: 'job_changes or account_watchlist; list_signal_types describes both' }),
+  signalTypeId: z
+    .enum(SIGNAL_TYPE_IDS)
+    .meta({ description: 'job_changes, account_watchlist, fundraising or hiring; list_signal_types describes each' }),
   ...createJobChangesBody.shape,
   config: z.record(z.string(), z.unknown()).meta({
     description:
       'Config of the chosen type. job_changes: jobTitles (persona names from list_personas) or customTitles, plus optional filters. ' +
-      'account_watchlist: companies (names, domains, company page URLs or {name, domain, linkedinUrl}) and optional sources, targetPersonas, ...',
-    anyOf: [jsonSchemaOf(jobChangesConfig), jsonSchemaOf(accountWatchlistConfig)],
+      'account_watchlist: companies (names, domains, company page URLs or {name, domain, linkedinUrl}) and optional sources, targetPersonas, ... ' +
+      'fundraising: optional fundingStages, minAmountUsd, maxAmountUsd, maxAnnouncementAgeDays, company filters, targetPersonas. ' +
+      'hiring: keywords (required to activate), optional departments, seniorities, jobLocations, maxPostingAgeDays, company filters, targetPersonas.',
+    anyOf: [jsonSchemaOf(jobChangesConfig), jsonSchemaOf(accountWatchlistConfig), jsonSchemaOf(fundraisingConfig), jsonSchemaOf(hiringConfig)],
   }),
 });
 
@@ -77,7 +86,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       name: 'list_signal_types',
       twin: 'listSignalTypes',
       description:
-        'Lists the signal types (job_changes, account_watchlist) with their config parameters, pricing (credits per lead) and the fields each lead carries. Free.',
+        'Lists the signal types (job_changes, account_watchlist, fundraising, hiring) with their config parameters, pricing (credits per lead) and the fields each lead carries. Free.',
       input: z.object({}),
       annotations: READS,
       run: () => ({ signalTypes: signalTypeCatalogue() }),
@@ -86,7 +95,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       name: 'list_personas',
       twin: 'listPersonas',
       description:
-        'Lists buyer personas (e.g. Chief Technology Officer). Each `name` is what create_signal accepts in jobTitles (job changes) and targetPersonas (account watchlist). Free.',
+        'Lists buyer personas (e.g. Chief Technology Officer). Each `name` is what create_signal accepts in jobTitles (job changes) and targetPersonas (account watchlist, fundraising, hiring). Free.',
       input: search,
       annotations: READS,
       run: (_caller, { search: text }) => {
@@ -102,7 +111,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       name: 'list_industries',
       twin: 'listIndustries',
       description:
-        'Lists industries with their category. Names are used verbatim in a job-changes signal’s industryFilters (matching is exact; a category name covers all its industries). Free.',
+        'Lists industries with their category. Names are used verbatim in the industryFilters of job-changes, fundraising and hiring signals (matching is exact; a category name covers all its industries). Free.',
       input: search,
       annotations: READS,
       run: (_caller, { search: text }) => ({ industries: listIndustries(text) }),

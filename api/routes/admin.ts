@@ -16,15 +16,14 @@ const adminErrors = {
 };
 
 /** Credits move in halves (0.5 per found email), so grants are multiples of 0.5. */
-const creditAmount = z
-  .number()
-  .positive()
-  .max(1_000_000_000)
-  .refine((n) => Number.isInteger(n * 2), 'must be a multiple of 0.5');
+const inHalves = (n: number) => Number.isInteger(n * 2);
+const creditAmount = z.number().positive().max(1_000_000_000).refine(inHalves, 'must be a multiple of 0.5');
+/** A new account may start empty (contract: `{name, credits?}`): 0 is a starting balance, not a grant. */
+const startingCredits = z.number().min(0).max(1_000_000_000).refine(inHalves, 'must be a multiple of 0.5');
 
 export const createAccountBody = z.strictObject({
   name: z.string().trim().min(1).max(255),
-  credits: creditAmount.optional(),
+  credits: startingCredits.optional(),
   ownerInvite: z.boolean().optional().meta({ description: 'Also answer an invite link for the first person, who becomes the owner' }),
 });
 const inviteSchema = z.object({

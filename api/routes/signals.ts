@@ -3,6 +3,8 @@ import type { Services } from '../../src/services';
 import { authErrors, errorEnvelope, uuidParam } from '../schemas/common';
 import {
   createAccountWatchlistBody,
+  createFundraisingBody,
+  createHiringBody,
   createJobChangesBody,
   signalListQuery,
   signalListSchema,
@@ -47,6 +49,28 @@ export function signalRoutes(services: Services) {
       body: createAccountWatchlistBody,
       responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
       handle: ({ caller, body }) => signals.create(caller, 'account_watchlist', body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/fundraising',
+      operationId: 'createFundraisingSignal',
+      summary: 'Create a fundraising signal: rounds announced anywhere in the data (2 credits per lead, +0.5 per email found)',
+      tags,
+      access: write,
+      body: createFundraisingBody,
+      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
+      handle: ({ caller, body }) => signals.create(caller, 'fundraising', body),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/hiring',
+      operationId: 'createHiringSignal',
+      summary: 'Create a hiring signal: job postings matching keywords anywhere in the data (2 credits per lead, +0.5 per email found)',
+      tags,
+      access: write,
+      body: createHiringBody,
+      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
+      handle: ({ caller, body }) => signals.create(caller, 'hiring', body),
     }),
     defineRoute({
       method: 'get',

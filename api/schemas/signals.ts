@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
-import { accountWatchlistConfig, companyEntries, companyEntry, jobChangesConfig } from '../../src/services/signals/config';
+import {
+  accountWatchlistConfig,
+  companyEntries,
+  companyEntry,
+  fundraisingConfig,
+  hiringConfig,
+  jobChangesConfig,
+} from '../../src/services/signals/config';
 import { destinationsPatch } from '../../src/services/signals/destinations';
 import { SIGNAL_TYPE_IDS } from '../../src/services/signals/signal-types';
 import { pageEnvelope, pageQuery } from './common';
@@ -31,6 +38,8 @@ export const createJobChangesBody = z.strictObject({ ...creation, config: jobCha
 export const createAccountWatchlistBody = z
   .strictObject({ ...creation, config: accountWatchlistConfig })
   .meta({ id: 'CreateAccountWatchlistSignal' });
+export const createFundraisingBody = z.strictObject({ ...creation, config: fundraisingConfig }).meta({ id: 'CreateFundraisingSignal' });
+export const createHiringBody = z.strictObject({ ...creation, config: hiringConfig }).meta({ id: 'CreateHiringSignal' });
 
 export const updateSignalBody = z
   .strictObject({

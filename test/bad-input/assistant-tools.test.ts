@@ -78,7 +78,14 @@ function fixedArguments(tool: string, fields: string[]): [Record<string, unknown
     .flatMap((f) => ['a\u0000b', 'a\ud800b'].map((text) => [{ ...id, [f]: text }] as [Record<string, unknown>]));
   const creation: [Record<string, unknown>][] =
     tool === 'create_signal'
-      ? ['a\u0000b', 'a\ud800b'].map((name) => [{ signalTypeId: 'job_changes', name, config: { jobTitles: ['Chief Technology Officer'], customTitles: [name] } }])
+      ? ['a\u0000b', 'a\ud800b'].flatMap((name): [Record<string, unknown>][] => [
+          [{ signalTypeId: 'job_changes', name, config: { jobTitles: ['Chief Technology Officer'], customTitles: [name] } }],
+          [{ signalTypeId: 'hiring', name: 'Hiring', config: { keywords: [name], jobLocations: [name] } }],
+          [{ signalTypeId: 'fundraising', name, config: { fundingStages: ['Series A'] } }],
+          // Configs of the market-wide types that are wrong in every field.
+          [{ signalTypeId: 'fundraising', name: 'x', config: { fundingStages: ['Series Z', name], minAmountUsd: 'lots', maxAmountUsd: -1, maxAnnouncementAgeDays: 0 } }],
+          [{ signalTypeId: 'hiring', name: 'x', status: 'active', config: { keywords: [], departments: ['dragons'], seniorities: [name], maxPostingAgeDays: 1e9 } }],
+        ])
       : [];
   return [...perField, ...creation];
 }

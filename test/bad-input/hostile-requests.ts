@@ -312,7 +312,7 @@ export function hostileQuery(known: string[]): fc.Arbitrary<string> {
 
 /** A path segment where an id belongs: real ids (by name, resolved at send time), random UUIDs, garbage. */
 export const pathId = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('@own-job-changes', '@own-watchlist', '@other-account') },
+  { weight: 3, arbitrary: fc.constantFrom('@own-job-changes', '@own-watchlist', '@own-fundraising', '@own-hiring', '@other-account') },
   { weight: 2, arbitrary: fc.uuid() },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }).map(percentEncode) },
   {

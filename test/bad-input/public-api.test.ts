@@ -34,17 +34,26 @@ const HEADER_RUNS = Math.ceil(BODY_RUNS / 3);
 let stack: Stack;
 let account: TestAccount;
 let operations: Operation[];
-const fixtures: Record<'@own-job-changes' | '@own-watchlist' | '@other-account', string> = {
+const fixtures: Record<'@own-job-changes' | '@own-watchlist' | '@own-fundraising' | '@own-hiring' | '@other-account', string> = {
   '@own-job-changes': '',
   '@own-watchlist': '',
+  '@own-fundraising': '',
+  '@own-hiring': '',
   '@other-account': '',
 };
 let other: TestAccount;
 /** Per operation: answers seen, by status, for the log and the coverage check. */
 const seen = new Map<string, Map<number, number>>();
 
-async function createSignal(owner: TestAccount, kind: 'job-changes' | 'account-watchlist'): Promise<string> {
-  const config = kind === 'job-changes' ? { jobTitles: ['Chief Technology Officer'] } : { companies: ['acme.com', { name: 'Globex', domain: 'globex.com' }] };
+const FIXTURE_CONFIGS = {
+  'job-changes': { jobTitles: ['Chief Technology Officer'] },
+  'account-watchlist': { companies: ['acme.com', { name: 'Globex', domain: 'globex.com' }] },
+  fundraising: { fundingStages: ['Series A'], minAmountUsd: 1_000_000, targetPersonas: ['Chief Technology Officer'] },
+  hiring: { keywords: ['Kubernetes'], departments: ['engineering'], jobLocations: ['Germany'] },
+};
+
+async function createSignal(owner: TestAccount, kind: keyof typeof FIXTURE_CONFIGS): Promise<string> {
+  const config = FIXTURE_CONFIGS[kind];
   const answer = await call(`${stack.url}/api/v1/signals/${kind}`, { token: owner.apiKey, body: { name: `Hostile-input target ${kind}`, config } });
   if (answer.status !== 201) throw new Error(`fixture signal not created: ${answer.status} ${answer.text}`);
   return answer.body.id;
@@ -59,6 +68,8 @@ async function ensureFixtures(): Promise<void> {
   );
   if (!live.has(fixtures['@own-job-changes'])) fixtures['@own-job-changes'] = await createSignal(account, 'job-changes');
   if (!live.has(fixtures['@own-watchlist'])) fixtures['@own-watchlist'] = await createSignal(account, 'account-watchlist');
+  if (!live.has(fixtures['@own-fundraising'])) fixtures['@own-fundraising'] = await createSignal(account, 'fundraising');
+  if (!live.has(fixtures['@own-hiring'])) fixtures['@own-hiring'] = await createSignal(account, 'hiring');
   if (!live.has(fixtures['@other-account'])) fixtures['@other-account'] = await createSignal(other, 'job-changes');
 }
 
@@ -143,7 +154,7 @@ afterAll(async () => {
 
 test('the OpenAPI document lists the public operations this suite attacks', () => {
   const ids = operations.map((o) => o.operationId);
-  expect(ids).toEqual(expect.arrayContaining(['createJobChangesSignal', 'updateSignal', 'listSignalLeads', 'addWatchedCompanies', 'getCreditUsage', 'health']));
+  expect(ids).toEqual(expect.arrayContaining(['createJobChangesSignal', 'createFundraisingSignal', 'createHiringSignal', 'updateSignal', 'listSignalLeads', 'addWatchedCompanies', 'getCreditUsage', 'health']));
   expect(operations.filter((o) => !o.public).length).toBeGreaterThan(15);
 });
 
@@ -172,7 +183,7 @@ test('hostile bodies, queries and path ids on every operation: a 4xx envelope, n
 test('hostile headers on every operation: a 4xx envelope, never a 5xx, nothing changed', async () => {
   for (const operation of operations) {
     const request = fc.record({
-      id: fc.constantFrom('@own-job-changes', '@own-watchlist'),
+      id: fc.constantFrom('@own-job-changes', '@own-watchlist', '@own-fundraising', '@own-hiring'),
       headers: hostileHeaders(account.apiKey),
       body: takesBody(operation) ? fc.constantFrom(undefined, Buffer.from('{}'), Buffer.from('{"name":"x"}')) : fc.constant(undefined),
     });

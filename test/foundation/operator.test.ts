@@ -28,6 +28,16 @@ describe('operator API', () => {
     expect(ledger.every((r: { operation: string }) => r.operation === 'grant')).toBe(true);
   });
 
+  test('an account may start with no credits: credits 0 or absent', async () => {
+    const zero = await admin('/accounts', { name: 'Empty', credits: 0 });
+    expect({ status: zero.status, body: zero.body }).toEqual({ status: 201, body: { id: expect.any(String), name: 'Empty', creditBalance: 0 } });
+    const absent = await admin('/accounts', { name: 'Also empty' });
+    expect({ status: absent.status, body: absent.body }).toEqual({ status: 201, body: { id: expect.any(String), name: 'Also empty', creditBalance: 0 } });
+    const ledger = await stack.db.query(`SELECT 1 FROM credit_ledger WHERE account_id = ANY($1::uuid[])`, [[zero.body.id, absent.body.id]]);
+    expect(ledger).toHaveLength(0);
+    for (const credits of [-1, 0.3]) expect((await admin('/accounts', { name: 'Bad', credits })).status).toBe(422);
+  });
+
   test('API keys default to every permission and can be narrowed', async () => {
     const account = await admin('/accounts', { name: 'Keys' });
     const all = await admin(`/accounts/${account.body.id}/api-keys`, {});

@@ -40,6 +40,8 @@ export interface CompanyRecord {
   companyType?: string | null;
   foundedYear?: number | null;
   techStack?: string[];
+  homepageTitle?: string | null;
+  metaDescription?: string | null;
 }
 
 export interface PersonRecord {
@@ -50,6 +52,7 @@ export interface PersonRecord {
   title?: string | null;
   companyId: string;
   linkedinUrl?: string | null;
+  salesNavigatorProfileUrl?: string | null;
   email?: string | null;
   phone?: string | null;
   location?: string | null;
@@ -190,7 +193,7 @@ export function expectStatus<T = any>(answer: Answer<T>, status: number): T {
   return answer.body;
 }
 
-export async function createSignal(api: Client, kind: 'job-changes' | 'account-watchlist', body: Record<string, unknown>) {
+export async function createSignal(api: Client, kind: 'job-changes' | 'account-watchlist' | 'fundraising' | 'hiring', body: Record<string, unknown>) {
   return expectStatus(await api.post(`/signals/${kind}`, body), 201);
 }
 

@@ -126,30 +126,29 @@ describe('job changes', () => {
     expect(Math.abs(Date.parse(answer.body.to) - stack.services.clock.now().getTime())).toBeLessThan(60_000);
   });
 
-  test('a window reaching past the age limit shows maxJobAgeDays at work', async () => {
-    const answer = await funnelOf(owner, signalId, `?from=${daysAgo(365)}`);
-    expect(answer.status).toBe(200);
-    expect(answer.body.candidates).toBe(11);
-    expect(removedBy(answer.body)).toMatchObject({ jobTitles: 2, companySizeFilters: 1, industryFilters: 1, locations: 2, maxJobAgeDays: 1 });
+  test('a candidate that was young enough when an evaluation of the window could see it, and aged out since, is removed by maxJobAgeDays', async () => {
+    // e_old (200 days old) arrived 25 days ago, at 175 days: inside the 180-day age window then.
+    await stack.db.query(`UPDATE events SET ingested_at = now() - interval '25 days' WHERE id = 'e_old'`);
+    try {
+      const answer = await funnelOf(owner, signalId);
+      expect(answer.status).toBe(200);
+      expect(answer.body.candidates).toBe(11);
+      expect(removedBy(answer.body)).toMatchObject({ jobTitles: 2, companySizeFilters: 1, industryFilters: 1, locations: 2, maxJobAgeDays: 1 });
+      // A window that ends before it arrived did not consider it, nor anything else.
+      const before = await funnelOf(owner, signalId, `?from=${encodeURIComponent(daysAgo(60))}&to=${encodeURIComponent(daysAgo(26))}`);
+      expect(before.body).toMatchObject({ candidates: 0, leads: 0 });
+    } finally {
+      await stack.db.query(`UPDATE events SET ingested_at = now() WHERE id = 'e_old'`);
+    }
   });
 
-  test('from and to narrow the candidates to the events of that window', async () => {
-    // e_growth (6 days), e_cfo (7), e_acct (8) and e_small (9).
+  test('the window is one of evaluation time: events that arrived after it ended are not in it, whatever their dates', async () => {
+    // e_growth (6 days), e_cfo (7), e_acct (8) and e_small (9) occurred in this window, but arrived today.
     const answer = await funnelOf(owner, signalId, `?from=${encodeURIComponent(daysAgo(9.5))}&to=${encodeURIComponent(daysAgo(5.5))}`);
     expect(answer.status).toBe(200);
-    expect(answer.body.candidates).toBe(4);
-    expect(removedBy(answer.body)).toEqual({
-      jobTitles: 2,
-      companySizeFilters: 1,
-      industryFilters: 0,
-      locations: 0,
-      maxJobAgeDays: 0,
-      duplicate: 0,
-      // e_growth is second in the production queue (after e_dup1, outside this window): it fits today's cap.
-      dailyLeadLimit: 0,
-      credits: 0,
-    });
-    expect(answer.body.stages.at(-1).remaining).toBe(1);
+    expect(answer.body.candidates).toBe(0);
+    expect(answer.body.stages.every((stage: { removed: number; remaining: number }) => stage.removed === 0 && stage.remaining === 0)).toBe(true);
+    expect(answer.body.leads).toBe(0);
   });
 
   test('after production the last stage counts the leads; the cap defers the rest to the next day', async () => {
@@ -198,6 +197,7 @@ describe('account watchlist', () => {
     expect(answer.body.candidates).toBe(4);
     expect(answer.body.stages).toEqual([
       { filter: 'sources', removed: 2, remaining: 2 },
+      { filter: 'companyNewsArticle', removed: 0, remaining: 2 },
       { filter: 'firstRunLookbackDays', removed: 0, remaining: 2 },
       { filter: 'targetPersonas', removed: 0, remaining: 2 },
       { filter: 'duplicate', removed: 0, remaining: 2 },
@@ -218,7 +218,8 @@ describe('account watchlist', () => {
     });
     const answer = await funnelOf(owner, id);
     expect(answer.body.candidates).toBe(4);
-    expect(removedBy(answer.body)).toMatchObject({ sources: 0, firstRunLookbackDays: 0, targetPersonas: 4 });
+    // The two news events carry no article, so they are no leads whatever the persona.
+    expect(removedBy(answer.body)).toMatchObject({ sources: 0, companyNewsArticle: 2, firstRunLookbackDays: 0, targetPersonas: 2 });
     expect(answer.body.stages.at(-1).remaining).toBe(0);
   });
 });
@@ -254,5 +255,29 @@ describe('access and validation', () => {
     const doc = await call(`${stack.url}/api/v1/openapi.json`);
     expect(doc.body.paths['/api/v1/signals/{signalId}/funnel'].get.operationId).toBe('getSignalFunnel');
     expect(doc.body.components.schemas.Funnel).toBeDefined();
+  });
+});
+
+describe('the window covers what the evaluations produced', () => {
+  test('a lead produced now from a job change of three months ago counts in the default window', async () => {
+    await stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
+      VALUES ('c_ops', 'Opsco', 'opsco', 'opsco.com', 'Software Development', 80, '51-200', 'US', 'Austin')`);
+    await stack.db.query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code)
+      VALUES ('p_coo', 'Kim', 'K', 'COO', 'Chief Operating Officer', 'c_ops', 'Austin', 'US', 'TX')`);
+    await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES ('e_coo', 'job_change', now() - interval '90 days', 'c_ops', 'p_coo')`);
+    const id = await createSignal(owner, 'job-changes', { name: 'New COOs', status: 'active', config: { jobTitles: ['Chief Operating Officer'] } });
+    expect((await evaluate(id)).produced).toBe(1);
+
+    const answer = await funnelOf(owner, id);
+    expect(answer.status).toBe(200);
+    expect(answer.body.leads).toBe(1);
+    const leads = await call(`${stack.url}/api/v1/signals/${id}/leads`, { token: owner.apiKey });
+    expect(answer.body.leads).toBe(leads.body.total);
+    expect(answer.body.stages.find((stage: { filter: string }) => stage.filter === 'jobTitles').remaining).toBe(1);
+    expect(answer.body.stages.at(-1).remaining).toBe(1);
+
+    // A window that ended before the lead was produced does not count it.
+    const earlier = await funnelOf(owner, id, `?from=${encodeURIComponent(daysAgo(120))}&to=${encodeURIComponent(daysAgo(1))}`);
+    expect(earlier.body.leads).toBe(0);
   });
 });

@@ -100,6 +100,30 @@ describe('signal tools', () => {
     expect(mine.signals.map((s: { name: string }) => s.name)).not.toContain('Made by the other key');
   });
 
+  test('create_signal creates fundraising and hiring signals as their REST creates do, errors included', async () => {
+    const fundraising = await toolOk(assistant, 'create_signal', {
+      signalTypeId: 'fundraising',
+      name: 'Series A via assistant',
+      config: { fundingStages: ['Series A'], minAmountUsd: 5_000_000, getEmails: true },
+    });
+    expect(fundraising).toMatchObject({ signalTypeId: 'fundraising', duplicateHandling: 'allow', applied: { getEmails: null } });
+    expect(await restOk(`/signals/${fundraising.id}`)).toEqual(fundraising);
+
+    const hiring = await toolOk(assistant, 'create_signal', {
+      signalTypeId: 'hiring',
+      name: 'Kubernetes hiring via assistant',
+      config: { keywords: ['Kubernetes'], departments: ['engineering'], targetPersonas: ['Chief Technology Officer'] },
+    });
+    expect(hiring).toMatchObject({ signalTypeId: 'hiring', duplicateHandling: '30d', applied: {}, warnings: [] });
+    expect(await restOk(`/signals/${hiring.id}`)).toEqual(hiring);
+
+    const refused = await toolError(assistant, 'create_signal', { signalTypeId: 'hiring', name: 'Bad', config: { departments: ['dragons'] } }, 'VALIDATION_ERROR');
+    const restRefused = expectStatus(await rest.post('/signals/hiring', { name: 'Bad', config: { departments: ['dragons'] } }), 422).error;
+    expect(refused).toEqual(restRefused);
+    const inactive = await toolError(assistant, 'create_signal', { signalTypeId: 'hiring', name: 'No keywords', status: 'active', config: {} }, 'MISSING_REQUIRED_FIELDS');
+    expect(inactive.missing_fields).toEqual(['config.keywords']);
+  });
+
   test('update_signal merges config and renames, as PATCH does', async () => {
     const created = await toolOk(assistant, 'create_signal', jobChanges('To rename'));
     const updated = await toolOk(assistant, 'update_signal', {

@@ -17,7 +17,7 @@ describe('GET /api/v1/signal-types', () => {
   test('lists both types with their endpoint, parameters, pricing, price per lead and output fields', async () => {
     const { signalTypes } = expectStatus(await api.get('/signal-types'), 200);
     const byId = Object.fromEntries(signalTypes.map((t: { signalTypeId: string }) => [t.signalTypeId, t]));
-    expect(Object.keys(byId).sort()).toEqual(['account_watchlist', 'job_changes']);
+    expect(Object.keys(byId).sort()).toEqual(['account_watchlist', 'fundraising', 'hiring', 'job_changes']);
 
     expect(byId.job_changes).toMatchObject({ createEndpoint: 'POST /api/v1/signals/job-changes', creditsPerLead: 2 });
     expect(byId.account_watchlist).toMatchObject({ createEndpoint: 'POST /api/v1/signals/account-watchlist', creditsPerLead: 3 });

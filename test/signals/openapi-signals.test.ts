@@ -33,6 +33,8 @@ const parameterNames = (path: string, method: string, where: string) =>
 const ENDPOINTS: [string, string, string][] = [
   ['/api/v1/signals/job-changes', 'post', '201'],
   ['/api/v1/signals/account-watchlist', 'post', '201'],
+  ['/api/v1/signals/fundraising', 'post', '201'],
+  ['/api/v1/signals/hiring', 'post', '201'],
   ['/api/v1/signals', 'get', '200'],
   ['/api/v1/signals/{signalId}', 'get', '200'],
   ['/api/v1/signals/{signalId}', 'patch', '200'],
@@ -93,6 +95,24 @@ describe('request bodies', () => {
     expect(Object.keys(config.properties).sort()).toEqual(['companies', 'firstRunLookbackDays', 'getEmails', 'getPhones', 'sources', 'targetPersonas']);
     expect(Object.keys(resolve(config.properties.sources).properties)).toHaveLength(14);
     expect(config.additionalProperties).toBe(false);
+  });
+
+  test('fundraising and hiring creation: their config parameters, described, unknown fields refused', () => {
+    const fundraising = resolve(requestSchema('/api/v1/signals/fundraising', 'post').properties.config);
+    expect(Object.keys(fundraising.properties).sort()).toEqual(
+      ['companySizeFilters', 'fundingStages', 'getEmails', 'getPhones', 'industryFilters', 'locations', 'maxAmountUsd', 'maxAnnouncementAgeDays', 'minAmountUsd', 'targetPersonas'].sort(),
+    );
+    expect(fundraising.properties.fundingStages.items.enum).toEqual(expect.arrayContaining(['Seed', 'Series A']));
+    expect(fundraising.additionalProperties).toBe(false);
+    const hiring = resolve(requestSchema('/api/v1/signals/hiring', 'post').properties.config);
+    expect(Object.keys(hiring.properties).sort()).toEqual(
+      ['companySizeFilters', 'departments', 'getEmails', 'getPhones', 'industryFilters', 'jobLocations', 'keywords', 'locations', 'maxPostingAgeDays', 'seniorities', 'targetPersonas'].sort(),
+    );
+    expect(hiring.properties.departments.items.enum).toEqual(expect.arrayContaining(['engineering', 'sales']));
+    for (const config of [fundraising, hiring]) {
+      for (const [name, property] of Object.entries(config.properties)) expect({ name, description: (property as { description?: string }).description }).toEqual({ name, description: expect.any(String) });
+    }
+    expect(hiring.additionalProperties).toBe(false);
   });
 
   test('PATCH takes status, config, destinations, webhookUrl and the other settings', () => {

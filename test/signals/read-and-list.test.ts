@@ -124,7 +124,7 @@ describe('GET /api/v1/signals', () => {
   });
 
   test('bad query parameters are 400 INVALID_REQUEST', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=deleted', 'signalTypeId=fundraising', 'createdByThisKey=yes']) {
+    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=deleted', 'signalTypeId=funding', 'createdByThisKey=yes']) {
       const answer = await api.get(`/signals?${query}`);
       expect({ query, status: answer.status, code: answer.body.error?.code }).toEqual({ query, status: 400, code: 'INVALID_REQUEST' });
     }

@@ -311,6 +311,7 @@ export class DemoRecords {
                 ]);
     const foundedYear = large ? f.number.int({ min: 1920, max: 2012 }) : f.number.int({ min: 2004, max: 2023 });
     const industryLabel = findIndustry(industry)?.name ?? industry;
+    const catchPhrase = f.company.catchPhrase();
     return {
       kind: 'company',
       id: demoCompanyId(n),
@@ -321,10 +322,13 @@ export class DemoRecords {
       employeeCount,
       hqCountryCode: countryCode,
       hqCity: city.name,
-      description: `${name} (${industryLabel}) is headquartered in ${city.name}, ${countryName(countryCode)}. ${f.company.catchPhrase()}.`,
+      description: `${name} (${industryLabel}) is headquartered in ${city.name}, ${countryName(countryCode)}. ${catchPhrase}.`,
       companyType,
       foundedYear,
       techStack: f.helpers.arrayElements(TOOLS, category.startsWith('Technology') ? { min: 5, max: 12 } : { min: 2, max: 6 }),
+      // What the homepage says of itself, as an enrichment crawl reads it.
+      homepageTitle: `${name} | ${industryLabel}`,
+      metaDescription: `${catchPhrase}. ${name}, ${city.name}.`,
     };
   }
 
@@ -371,6 +375,7 @@ export class DemoRecords {
     const monthsAgo = f.datatype.boolean(0.33) ? f.number.int({ min: 0, max: 3 }) : f.number.int({ min: 4, max: 60 });
     const started = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - monthsAgo, 1));
     const emailDomain = company.domain ?? `${ascii(company.name)}.com`;
+    const profileId = f.string.hexadecimal({ length: 6, casing: 'lower', prefix: '' });
     return {
       kind: 'person',
       id: demoPersonId(n),
@@ -378,7 +383,8 @@ export class DemoRecords {
       lastName,
       title,
       companyId: company.id,
-      linkedinUrl: `https://www.linkedin.com/in/${slugOf(`${firstName} ${lastName}`)}-${f.string.hexadecimal({ length: 6, casing: 'lower', prefix: '' })}`,
+      linkedinUrl: `https://www.linkedin.com/in/${slugOf(`${firstName} ${lastName}`)}-${profileId}`,
+      salesNavigatorProfileUrl: `https://www.linkedin.com/sales/lead/ACwAA${profileId.toUpperCase()},NAME_SEARCH`,
       email: f.datatype.boolean(0.8) ? `${ascii(firstName)}.${ascii(lastName)}@${emailDomain}` : null,
       phone: f.datatype.boolean(0.5) ? f.phone.number({ style: 'international' }) : null,
       location: `${city.name}, ${region}${countryName(countryCode)}`,

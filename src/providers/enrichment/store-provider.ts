@@ -15,10 +15,11 @@ import type {
 /** The store's columns under the names the lead's company and contact blocks read (search selects them too). */
 export const COMPANY_COLUMNS = `
   c.name AS company_name, c.domain AS company_domain, c.linkedin_url AS company_linkedin_url, c.industry,
-  c.employee_count, c.size_band, c.hq_country_code, c.hq_city, c.description, c.company_type, c.founded_year, c.tech_stack`;
+  c.employee_count, c.size_band, c.hq_country_code, c.hq_city, c.description, c.company_type, c.founded_year, c.tech_stack,
+  c.homepage_title, c.meta_description`;
 
 export const PERSON_COLUMNS = `
-  p.first_name, p.last_name, p.title, p.persona, p.linkedin_url AS person_linkedin_url, p.email, p.phone,
+  p.first_name, p.last_name, p.title, p.persona, p.linkedin_url AS person_linkedin_url, p.sales_navigator_url, p.email, p.phone,
   p.location, p.city, p.country_code`;
 
 type PersonRow = FoundContact & Partial<CompanyColumns> & { company_id: string | null };

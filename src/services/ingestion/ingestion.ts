@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
+import { jobPostingProfile } from '../../catalogue/market-signals';
 import { invalidRequest } from '../../errors';
 import { nameKeyOf } from '../signals/watchlist-entries';
 import { RECORD_SCHEMAS, type CompanyRecord, type EventRecord, type PersonRecord, type RecordKind } from './records';
@@ -131,17 +132,21 @@ export class Ingestion {
         c.companyType,
         c.foundedYear,
         JSON.stringify(c.techStack),
+        c.homepageTitle,
+        c.metaDescription,
       ]);
       inserted += await this.insertCounting(
         `INSERT INTO companies (id, name, name_key, domain, linkedin_url, industry, employee_count, size_band,
-                                hq_country_code, hq_city, description, company_type, founded_year, tech_stack)
+                                hq_country_code, hq_city, description, company_type, founded_year, tech_stack,
+                                homepage_title, meta_description)
          SELECT r.id, r.name, r.name_key, r.domain, r.linkedin_url, r.industry, r.employee_count, r.size_band,
                 r.hq_country_code, r.hq_city, r.description, r.company_type, r.founded_year,
-                ARRAY(SELECT jsonb_array_elements_text(r.tech_stack::jsonb))
+                ARRAY(SELECT jsonb_array_elements_text(r.tech_stack::jsonb)), r.homepage_title, r.meta_description
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
-                     $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[])
+                     $9::text[], $10::text[], $11::text[], $12::text[], $13::int[], $14::text[], $15::text[], $16::text[])
               AS r(id, name, name_key, domain, linkedin_url, industry, employee_count, size_band,
-                   hq_country_code, hq_city, description, company_type, founded_year, tech_stack)`,
+                   hq_country_code, hq_city, description, company_type, founded_year, tech_stack,
+                   homepage_title, meta_description)`,
         columns,
       );
     }
@@ -160,6 +165,7 @@ export class Ingestion {
         p.title ? (matchPersona(p.title)?.name ?? null) : null,
         p.companyId,
         p.linkedinUrl,
+        p.salesNavigatorProfileUrl,
         p.email,
         p.phone,
         p.location,
@@ -169,10 +175,11 @@ export class Ingestion {
         p.startedOn,
       ]);
       inserted += await this.insertCounting(
-        `INSERT INTO people (id, first_name, last_name, title, persona, company_id, linkedin_url, email, phone,
-                             location, city, region_code, country_code, started_on)
+        `INSERT INTO people (id, first_name, last_name, title, persona, company_id, linkedin_url, sales_navigator_url,
+                             email, phone, location, city, region_code, country_code, started_on)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                              $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])`,
+                              $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+                              $15::text[])`,
         columns,
       );
     }
@@ -182,12 +189,33 @@ export class Ingestion {
   private async insertEvents(records: EventRecord[]): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, BATCH_SIZE)) {
-      const columns = columnsOf(chunk, (e) => [e.id, e.type, e.occurredAt, e.companyId, e.personId, JSON.stringify(e.data)]);
+      const columns = columnsOf(chunk, (e) => {
+        const posting = POSTING_EVENT_TYPES.has(e.type)
+          ? jobPostingProfile(text(e.data.job_offer_title), text(e.data.job_offer_location))
+          : undefined;
+        return [
+          e.id,
+          e.type,
+          e.occurredAt,
+          e.companyId,
+          e.personId,
+          JSON.stringify(e.data),
+          posting?.department ?? null,
+          posting?.seniority ?? null,
+          posting?.countryCode ?? null,
+          posting?.regionCode ?? null,
+          posting?.city ?? null,
+        ];
+      });
       inserted += await this.insertCounting(
-        `INSERT INTO events (id, type, occurred_at, company_id, person_id, data)
-         SELECT r.id, r.type, r.occurred_at, r.company_id, r.person_id, r.data::jsonb
-         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[])
-              AS r(id, type, occurred_at, company_id, person_id, data)`,
+        `INSERT INTO events (id, type, occurred_at, company_id, person_id, data,
+                             job_department, job_seniority, job_country_code, job_region_code, job_city)
+         SELECT r.id, r.type, r.occurred_at, r.company_id, r.person_id, r.data::jsonb,
+                r.job_department, r.job_seniority, r.job_country_code, r.job_region_code, r.job_city
+         FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[],
+                     $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+              AS r(id, type, occurred_at, company_id, person_id, data,
+                   job_department, job_seniority, job_country_code, job_region_code, job_city)`,
         columns,
       );
     }
@@ -203,6 +231,10 @@ export class Ingestion {
     return inserted;
   }
 }
+
+/** Events that are job postings: a hiring signal filters them on their department, seniority and place. */
+const POSTING_EVENT_TYPES: ReadonlySet<string> = new Set(['job_offers', 'recruitment_campaign']);
+const text = (value: unknown) => (typeof value === 'string' && value ? value : null);
 
 /**
  * The region a person is in, from "city, country" (else from the free-text location when it

@@ -65,6 +65,12 @@ function networkUrl(kind: 'company' | 'person') {
   });
 }
 
+/** The person's lead page in Sales Navigator (https://www.linkedin.com/sales/lead/...), kept as sent. */
+const salesNavigatorUrl = optionalText(1000).refine(
+  (raw) => raw === null || /^https:\/\/(www\.)?linkedin\.com\/sales\/\S+$/i.test(raw),
+  { message: 'must be a Sales Navigator URL (https://www.linkedin.com/sales/...)' },
+);
+
 /** "acme.com", "www.acme.com" and "https://acme.com/about" all become "acme.com". */
 const domain = optionalText(500).transform((raw, ctx) => {
   if (raw === null) return null;
@@ -105,6 +111,9 @@ export const companyRecord = z.strictObject({
     .max(500)
     .nullish()
     .transform((tools) => [...new Set(tools ?? [])]),
+  // What the company's homepage says of itself (the lead's "only with enrichment" fields).
+  homepageTitle: optionalText(1000),
+  metaDescription: optionalText(5000),
 });
 
 export const personRecord = z.strictObject({
@@ -115,6 +124,7 @@ export const personRecord = z.strictObject({
   title: optionalText(500),
   companyId: recordId,
   linkedinUrl: networkUrl('person'),
+  salesNavigatorProfileUrl: salesNavigatorUrl,
   email: z
     .email()
     .max(320)
@@ -158,6 +168,10 @@ const FIELD_RULES: Readonly<Record<string, FieldRule>> = {
 
 const JOB_CHANGE_FIELDS: ReadonlySet<string> = new Set(JOB_CHANGE_SIGNAL_FIELDS);
 const WATCHLIST_FIELDS: ReadonlySet<string> = new Set(WATCHLIST_SIGNAL_FIELDS);
+// A round may name its stage as the fundraising signal's lead does (`funding_stage`) as well as by `funding_type`.
+const FUNDRAISING_FIELDS: ReadonlySet<string> = new Set([...WATCHLIST_SIGNAL_FIELDS, 'funding_stage']);
+const allowedDataFields = (type: string) =>
+  type === 'job_change' ? JOB_CHANGE_FIELDS : type === 'fundraising' ? FUNDRAISING_FIELDS : WATCHLIST_FIELDS;
 
 export const eventRecord = z
   .strictObject({
@@ -183,7 +197,7 @@ export const eventRecord = z
     if (PERSON_EVENT_TYPES.has(event.type) && !event.personId) {
       ctx.addIssue({ code: 'custom', path: ['personId'], message: `is required for "${event.type}" events, whose lead is a person` });
     }
-    const allowed = event.type === 'job_change' ? JOB_CHANGE_FIELDS : WATCHLIST_FIELDS;
+    const allowed = allowedDataFields(event.type);
     for (const [field, value] of Object.entries(event.data)) {
       if (!allowed.has(field)) {
         ctx.addIssue({ code: 'custom', path: ['data', field], message: `is not a lead signal field of "${event.type}" events` });

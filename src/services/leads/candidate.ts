@@ -17,18 +17,24 @@ export interface Candidate {
   company_type: string | null;
   founded_year: number | null;
   tech_stack: string[];
+  // Optional: rows built by hand (test-webhook samples, benchmarks) may leave them out.
+  homepage_title?: string | null;
+  meta_description?: string | null;
   person_id: string | null;
   first_name: string | null;
   last_name: string | null;
   title: string | null;
   persona: string | null;
   person_linkedin_url: string | null;
+  sales_navigator_url?: string | null;
   email: string | null;
   phone: string | null;
   location: string | null;
   city: string | null;
   country_code: string | null;
   subject_key: string;
+  /** Hiring: the signal's keywords the posting matched, comma-separated; empty for other types. */
+  matched_keywords?: string;
 }
 
 /** The columns every candidate query selects; `c` is the company, `p` the lead's person (may be null). */
@@ -36,7 +42,7 @@ export const CANDIDATE_COLUMNS = `
   e.id AS event_id, e.type AS event_type, e.occurred_at, e.data,
   c.id AS company_id, c.name AS company_name, c.domain AS company_domain, c.linkedin_url AS company_linkedin_url,
   c.industry, c.employee_count, c.size_band, c.hq_country_code, c.hq_city, c.description, c.company_type,
-  c.founded_year, c.tech_stack,
-  p.id AS person_id, p.first_name, p.last_name, p.title, p.persona, p.linkedin_url AS person_linkedin_url,
+  c.founded_year, c.tech_stack, c.homepage_title, c.meta_description,
+  p.id AS person_id, p.first_name, p.last_name, p.title, p.persona, p.linkedin_url AS person_linkedin_url, p.sales_navigator_url,
   p.email, p.phone, p.location, p.city, p.country_code,
   CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END AS subject_key`;

@@ -3,7 +3,8 @@ import type { Signal } from '../../db/entities/signal';
 import { expandIndustryFilters } from '../../catalogue/industries';
 import { citiesOf, resolveLocation } from '../../catalogue/locations';
 import { WATCHLIST_EVENT_KEYS, enabledWatchlistEvents } from '../../catalogue/watchlist-events';
-import type { JobChangesConfig, StoredWatchlistConfig } from '../signals/config';
+import type { FundraisingConfig, HiringConfig, JobChangesConfig, StoredWatchlistConfig } from '../signals/config';
+import { FUNDRAISING_EVENT_TYPE, HIRING_EVENT_TYPE } from '../../catalogue/market-signals';
 import { MIN_JOB_AGE_DAYS } from '../signals/settings-review';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 
@@ -51,6 +52,10 @@ export interface EvaluationPlan {
   subject: string;
   /** No event older than this passes the filters (start of the age or lookback window). */
   eligibleSince: Date;
+  /** Days an event stays eligible after it occurred when the age window slides with time (job changes); null when it is anchored (the watchlist's lookback). */
+  maxAgeDays: number | null;
+  /** Hiring: the comma-separated keywords of the signal that the posting matched, as SQL; absent elsewhere. */
+  matchedKeywords?: string;
   /** Bind values of every fragment above; `$1` is the signal id. */
   args: unknown[];
 }
@@ -150,9 +155,28 @@ function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
     subjectAllowed: duplicateClause(signal, args, now, subject),
     subject,
     eligibleSince,
+    maxAgeDays,
     args,
   };
 }
+
+/** The funnel stage of company_news events whose article is missing or does not name the company. */
+export const NEWS_ARTICLE_STAGE = 'companyNewsArticle';
+
+const newsText = (field: string) => `coalesce(e.data->>'${field}', '')`;
+const ARTICLE_TEXT = `lower(${newsText('news_headline')} || ' ' || ${newsText('news_title')} || ' ' || ${newsText('news_summary')})`;
+/**
+ * A company_news event counts only when its article is there (URL, and headline or title) and
+ * names the company: its name in the headline, title or summary; or its domain, or the domain's
+ * first label as a word ("acme" of acme.co.uk, at least 3 characters), there or in the URL.
+ * Other events pass.
+ */
+const NEWS_NAMES_COMPANY = `(e.type <> 'company_news' OR (
+    ${newsText('news_url')} <> '' AND (${newsText('news_headline')} <> '' OR ${newsText('news_title')} <> '')
+    AND (strpos(${ARTICLE_TEXT}, lower(c.name)) > 0
+      OR (c.domain IS NOT NULL AND (strpos(lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}, c.domain) > 0
+        OR (length(split_part(c.domain, '.', 1)) >= 3
+            AND (lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}) ~ ('\\m' || split_part(c.domain, '.', 1) || '\\M')))))))`;
 
 /**
  * Account watchlist: events at watched companies (by URL, else domain, else a name no other
@@ -189,6 +213,7 @@ function watchlistPlan(signal: Signal, now: Date): EvaluationPlan {
         WHERE w.signal_id = $1 AND w.kind = 'person' AND w.linkedin_url = ep.linkedin_url))`,
     filters: [
       { field: 'sources', sql: `e.type = ANY($${args.push(enabledWatchlistEvents(config.sources))}::text[])` },
+      { field: NEWS_ARTICLE_STAGE, sql: NEWS_NAMES_COMPANY },
       { field: 'firstRunLookbackDays', sql: occurredBetween(args, eligibleSince, now) },
       { field: 'targetPersonas', sql: targeting ? `p.id IS NOT NULL AND p.persona = ANY(${personasArg})` : 'TRUE' },
     ],
@@ -196,13 +221,126 @@ function watchlistPlan(signal: Signal, now: Date): EvaluationPlan {
     subjectAllowed: duplicateClause(signal, args, now, subject),
     subject,
     eligibleSince,
+    maxAgeDays: null,
     args,
   };
 }
 
+const HEADQUARTERS: PlaceColumns = { country: 'c.hq_country_code', region: null, city: 'c.hq_city' };
+const JOB_PLACE: PlaceColumns = { country: 'e.job_country_code', region: 'e.job_region_code', city: 'e.job_city' };
+
+type MarketWideConfig = FundraisingConfig | HiringConfig;
+
+/**
+ * The parts fundraising and hiring share: events of one type at any company, the company
+ * filters, and persona targeting (the lead names a person of a matching persona at the
+ * company; without targeting it is company-level).
+ */
+function marketWidePlan(
+  signal: Signal,
+  now: Date,
+  eventType: string,
+  maxAgeDays: number,
+  ownFilters: (args: unknown[], age: EvaluationFilter) => EvaluationFilter[],
+): EvaluationPlan {
+  const config = signal.config as MarketWideConfig;
+  const args: unknown[] = [signal.id];
+  const eligibleSince = new Date(now.getTime() - maxAgeDays * DAY_MS);
+  const personas = config.targetPersonas ?? [];
+  const targeting = personas.length > 0;
+  const personasArg = targeting ? `$${args.push(personas)}::text[]` : '';
+  const personJoin = targeting
+    ? `LEFT JOIN LATERAL (SELECT * FROM people x WHERE x.company_id = c.id AND x.persona = ANY(${personasArg}) ORDER BY x.id LIMIT 1) p ON TRUE`
+    : `LEFT JOIN people p ON FALSE`;
+  const subject = `CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END`;
+  const age: EvaluationFilter = { field: '', sql: occurredBetween(args, eligibleSince, now) };
+  const filters: EvaluationFilter[] = [
+    ...ownFilters(args, age),
+    { field: 'industryFilters', sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE' },
+    { field: 'companySizeFilters', sql: config.companySizeFilters?.length ? companySizeClause(config.companySizeFilters, args) : 'TRUE' },
+    { field: 'locations', sql: config.locations?.length ? locationClause(config.locations, args, HEADQUARTERS) : 'TRUE' },
+    { field: 'targetPersonas', sql: targeting ? 'p.id IS NOT NULL' : 'TRUE' },
+  ];
+  return {
+    from: `events e JOIN companies c ON c.id = e.company_id ${personJoin}`,
+    kind: `e.type = $${args.push(eventType)}`,
+    watched: 'TRUE',
+    filters,
+    isLead: LEAD_FOR_EVENT,
+    subjectAllowed: duplicateClause(signal, args, now, subject),
+    subject,
+    eligibleSince,
+    maxAgeDays,
+    args,
+  };
+}
+
+/** A number in the event's data, or NULL when absent or not a number. */
+const dataNumber = (field: string) => `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric END`;
+
+export const DEFAULT_ANNOUNCEMENT_AGE_DAYS = 90;
+export const DEFAULT_POSTING_AGE_DAYS = 30;
+
+/** Fundraising: rounds announced at any company, by stage, amount and age. */
+function fundraisingPlan(signal: Signal, now: Date): EvaluationPlan {
+  const config = signal.config as FundraisingConfig;
+  const maxAgeDays = config.maxAnnouncementAgeDays ?? DEFAULT_ANNOUNCEMENT_AGE_DAYS;
+  return marketWidePlan(signal, now, FUNDRAISING_EVENT_TYPE, maxAgeDays, (args, age) => {
+    const amount = dataNumber('funding_amount_usd');
+    return [
+      {
+        field: 'fundingStages',
+        sql: config.fundingStages?.length
+          ? `lower(${FUNDING_STAGE_SQL}) = ANY($${args.push(config.fundingStages.map((stage) => stage.toLowerCase()))}::text[])`
+          : 'TRUE',
+      },
+      { field: 'minAmountUsd', sql: config.minAmountUsd !== undefined ? `${amount} >= $${args.push(config.minAmountUsd)}` : 'TRUE' },
+      { field: 'maxAmountUsd', sql: config.maxAmountUsd !== undefined ? `${amount} <= $${args.push(config.maxAmountUsd)}` : 'TRUE' },
+      { ...age, field: 'maxAnnouncementAgeDays' },
+    ];
+  });
+}
+
+/** The round's stage: `funding_stage` when the provider gives it, else its `funding_type`. */
+export const FUNDING_STAGE_SQL = `coalesce(nullif(e.data->>'funding_stage', ''), e.data->>'funding_type')`;
+
+const POSTING_TEXT = `coalesce(e.data->>'job_offer_title', '') || ' ' || coalesce(e.data->>'job_offer_description', '')`;
+
+/** Hiring: job postings at any company whose title or description matches a keyword. */
+function hiringPlan(signal: Signal, now: Date): EvaluationPlan {
+  const config = signal.config as HiringConfig;
+  const maxAgeDays = config.maxPostingAgeDays ?? DEFAULT_POSTING_AGE_DAYS;
+  const keywords = config.keywords ?? [];
+  let matchedKeywords = `''`;
+  const plan = marketWidePlan(signal, now, HIRING_EVENT_TYPE, maxAgeDays, (args, age) => {
+    const keywordsArg = `$${args.push(keywords)}::text[]`;
+    const patternsArg = `$${args.push(keywords.map((k) => `\\m${escapeRegex(k)}`))}::text[]`;
+    const matching = `FROM unnest(${keywordsArg}, ${patternsArg}) AS kw(keyword, pattern) WHERE (${POSTING_TEXT}) ~* kw.pattern`;
+    matchedKeywords = `array_to_string(ARRAY(SELECT kw.keyword ${matching}), ', ')`;
+    return [
+      // Like titles for job changes: a signal without keywords matches no posting.
+      { field: 'keywords', sql: `EXISTS (SELECT 1 ${matching})` },
+      { field: 'departments', sql: config.departments?.length ? `e.job_department = ANY($${args.push(config.departments)}::text[])` : 'TRUE' },
+      { field: 'seniorities', sql: config.seniorities?.length ? `e.job_seniority = ANY($${args.push(config.seniorities)}::text[])` : 'TRUE' },
+      { field: 'jobLocations', sql: config.jobLocations?.length ? locationClause(config.jobLocations, args, JOB_PLACE) : 'TRUE' },
+      { ...age, field: 'maxPostingAgeDays' },
+    ];
+  });
+  return { ...plan, matchedKeywords };
+}
+
+const PLANS: Record<string, (signal: Signal, now: Date) => EvaluationPlan> = {
+  job_changes: jobChangePlan,
+  account_watchlist: watchlistPlan,
+  fundraising: fundraisingPlan,
+  hiring: hiringPlan,
+};
+
 /** The evaluation of this signal at `now`; each call builds fresh bind values, so callers may append their own. */
 export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
-  return signal.signalTypeId === 'job_changes' ? jobChangePlan(signal, now) : watchlistPlan(signal, now);
+  const plan = PLANS[signal.signalTypeId];
+  if (!plan) throw new Error(`no evaluation for signal type ${signal.signalTypeId}`);
+  return plan(signal, now);
 }
 
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */
@@ -211,7 +349,7 @@ export async function findCandidates(tx: EntityManager, signal: Signal, now: Dat
   const where = [plan.kind, plan.watched, ...plan.filters.map((filter) => filter.sql), `NOT ${plan.isLead}`, plan.subjectAllowed];
   const { args } = plan;
   return tx.query(
-    `SELECT ${CANDIDATE_COLUMNS}
+    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
       FROM ${plan.from}
       WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}
       ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,

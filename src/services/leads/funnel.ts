@@ -27,18 +27,27 @@ export interface SignalFunnel {
 const OUTCOME_STAGES = ['duplicate', 'dailyLeadLimit', 'credits'] as const;
 
 /**
- * Where a signal's candidates of a time window go: how many each evaluation rule removes.
+ * What a signal's evaluations in a time window considered and produced: how many candidates
+ * each evaluation rule removed, and the leads.
  *
- * A candidate is an event of the signal's kind (for the watchlist: at a watched company or of
- * a watched person) that occurred in [from, to). Stages are cumulative. A candidate that is
- * already a lead passes every stage: it got through when it was produced, even if the config
- * or the age window has moved since. The others pass a stage when they pass every rule up to
- * it; `duplicate` removes the ones whose subject the duplicate rule refuses, counting a later
- * event of a subject that is already waiting as a duplicate (producing the first refuses it);
- * `dailyLeadLimit` removes those beyond today's remaining capacity in production order (oldest
- * first, counting waiting candidates outside the window too); `credits` removes the rest while
- * the signal is marked out of credits. So the last `remaining` = leads + candidates the next
- * evaluation of the active signal produces.
+ * The window [from, to) is one of evaluation time, not of the events' dates, so that `leads`
+ * equals the leads the signal produced in the window: a lead counts when its `created_at`
+ * (when production stored and billed it) is in the window. A candidate that is no lead counts
+ * when an evaluation in the window could consider it: it was in the store (`ingested_at`)
+ * before `to` and, where the age window slides (job changes), it was still young enough at
+ * some moment of the window after it arrived. Leads produced before `from` or from `to` on
+ * belong to other windows. The rules are applied as an evaluation at the end of the window
+ * applies them, so a candidate that aged out meanwhile is removed by the age rule.
+ *
+ * Stages are cumulative. A lead passes every stage: it got through when it was produced,
+ * even if the config or the age window has moved since. The others pass a stage when they
+ * pass every rule up to it; `duplicate` removes the ones whose subject the duplicate rule
+ * refuses, counting a later event of a subject that is already waiting as a duplicate
+ * (producing the first refuses it); `dailyLeadLimit` removes those beyond today's remaining
+ * capacity in production order (oldest first, counting waiting candidates outside the window
+ * too); `credits` removes the rest while the signal is marked out of credits. So with the
+ * default window the last `remaining` = leads + candidates the next evaluation of the active
+ * signal produces.
  *
  * One SQL query per call: every rule is a boolean column from the shared evaluation plan, and
  * each stage is a `count(*) FILTER` over the conjunction of the rules up to it.
@@ -55,10 +64,22 @@ export class Funnel {
     const from = window.from ?? new Date(to.getTime() - DEFAULT_FUNNEL_DAYS * DAY_MS);
     if (from.getTime() >= to.getTime()) throw invalidRequest('`from` must be before `to`', { field: 'from' });
 
-    const plan = evaluationPlan(signal, now);
+    // The rules as the window's last evaluation applied them (the current one for a window up to now).
+    const at = to.getTime() < now.getTime() ? to : now;
+    const plan = evaluationPlan(signal, at);
     const { args } = plan;
     const fromArg = `$${args.push(from)}::timestamptz`;
     const toArg = `$${args.push(to)}::timestamptz`;
+    const ageArg = plan.maxAgeDays === null ? '' : `make_interval(days => $${args.push(plan.maxAgeDays)}::int)`;
+    // An event no evaluation of the window could consider: in the store too late, or too old by then.
+    const considered =
+      plan.maxAgeDays === null
+        ? `e.ingested_at < ${toArg}`
+        : `e.ingested_at < ${toArg} AND e.occurred_at >= greatest(e.ingested_at, ${fromArg}) - ${ageArg}`;
+    const scanSince =
+      plan.maxAgeDays === null
+        ? `least(${fromArg}, $${args.push(plan.eligibleSince)}::timestamptz)`
+        : `${fromArg} - ${ageArg}`;
     const ruleColumns = plan.filters.map((filter, i) => `coalesce(${filter.sql}, false) AS rule_${i}`);
     const rules = plan.filters.map((_, i) => `rule_${i}`);
     const passedThrough = (index: number) => rules.slice(0, index + 1).join(' AND ');
@@ -80,16 +101,18 @@ export class Funnel {
     const [row] = await this.db.query(
       `WITH flagged AS (
          SELECT e.id, e.occurred_at, ${plan.subject} AS subject,
-           e.occurred_at >= ${fromArg} AND e.occurred_at < ${toArg} AS in_window,
+           CASE WHEN produced.lead_at IS NOT NULL THEN produced.lead_at >= ${fromArg} AND produced.lead_at < ${toArg}
+                ELSE ${considered} END AS in_window,
            coalesce(${plan.watched}, false) AS watched,
-           ${plan.isLead} AS is_lead,
+           produced.lead_at IS NOT NULL AS is_lead,
            ${ruleColumns.join(',\n           ')},
            coalesce(${plan.subjectAllowed}, false) AS subject_allowed
          FROM ${plan.from}
+         LEFT JOIN LATERAL (SELECT min(l.created_at) AS lead_at FROM leads l WHERE l.signal_id = $1 AND l.event_id = e.id) produced ON TRUE
          -- Rows outside the window are read only for their place in the production queue,
          -- and no row older than the age or lookback window (or newer than now) can wait in it.
          WHERE ${plan.kind}
-           AND e.occurred_at >= least(${fromArg}, $${args.push(plan.eligibleSince)}::timestamptz)
+           AND e.occurred_at >= ${scanSince}
            AND e.occurred_at <= greatest(${toArg}, $${args.push(now)}::timestamptz)
        ), candidates AS (
          SELECT *, NOT is_lead AND ${passedThrough(rules.length - 1)} AND subject_allowed AS waiting

@@ -6,6 +6,12 @@ import {
   isWatchlistEventKey,
   lastSignalLabel,
 } from '../../catalogue/watchlist-events';
+import {
+  FUNDRAISING_LAST_SIGNAL_LABEL,
+  FUNDRAISING_SIGNAL_FIELDS,
+  HIRING_LAST_SIGNAL_LABEL,
+  HIRING_SIGNAL_FIELDS,
+} from '../../catalogue/market-signals';
 import type { Candidate } from './candidate';
 
 export interface LeadSignalInfo {
@@ -17,20 +23,43 @@ export interface LeadSignalInfo {
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
+/** Each type's `signal` fields beyond the common ones, and the label of the event that fired. */
+const TYPE_BLOCKS: Record<string, { fields: readonly string[]; label: (c: Candidate) => string; values?: (c: Candidate) => Record<string, unknown> }> = {
+  job_changes: { fields: JOB_CHANGE_SIGNAL_FIELDS, label: () => JOB_CHANGE_LAST_SIGNAL_LABEL },
+  account_watchlist: {
+    fields: WATCHLIST_SIGNAL_FIELDS,
+    label: (c) => (isWatchlistEventKey(c.event_type) ? lastSignalLabel(c.event_type) : JOB_CHANGE_LAST_SIGNAL_LABEL),
+  },
+  fundraising: {
+    fields: FUNDRAISING_SIGNAL_FIELDS,
+    label: () => FUNDRAISING_LAST_SIGNAL_LABEL,
+    // Providers name the stage `funding_type` (as watchlist leads carry it) or `funding_stage`; the round is the announcement.
+    values: (c) => ({
+      funding_stage: c.data.funding_stage || c.data.funding_type,
+      announcement_date: c.data.announcement_date || c.occurred_at.toISOString().slice(0, 10),
+    }),
+  },
+  hiring: {
+    fields: HIRING_SIGNAL_FIELDS,
+    label: () => HIRING_LAST_SIGNAL_LABEL,
+    // The keywords of this signal that the posting matched, not whatever the provider listed.
+    values: (c) => ({ matched_keywords: c.matched_keywords ?? '' }),
+  },
+};
+
 /** Every field of the type's block is present: the event's value when it has one, else the empty string. */
 function signalBlock(signal: LeadSignalInfo, candidate: Candidate) {
-  const isWatchlist = signal.signalTypeId === 'account_watchlist';
-  const fields = isWatchlist ? WATCHLIST_SIGNAL_FIELDS : JOB_CHANGE_SIGNAL_FIELDS;
+  const type = TYPE_BLOCKS[signal.signalTypeId] ?? TYPE_BLOCKS.job_changes;
   const block: Record<string, unknown> = {
     id: signal.id,
     name: signal.name,
     type: signal.signalTypeId,
-    last_signal:
-      isWatchlist && isWatchlistEventKey(candidate.event_type) ? lastSignalLabel(candidate.event_type) : JOB_CHANGE_LAST_SIGNAL_LABEL,
+    last_signal: type.label(candidate),
     last_signal_date: candidate.occurred_at.toISOString().slice(0, 10),
   };
-  for (const field of fields) {
-    const value = candidate.data[field];
+  const values = { ...candidate.data, ...type.values?.(candidate) };
+  for (const field of type.fields) {
+    const value = values[field];
     block[field] = value === undefined || value === null ? '' : value;
   }
   return block;
@@ -49,7 +78,16 @@ function contactBlock(leadId: string, createdAt: Date, signal: LeadSignalInfo, c
 /** The person columns the contact block reads: a lead's candidate row, or an enrichment match. */
 export type ContactColumns = Pick<
   Candidate,
-  'first_name' | 'last_name' | 'title' | 'persona' | 'person_linkedin_url' | 'phone' | 'location' | 'city' | 'country_code'
+  | 'first_name'
+  | 'last_name'
+  | 'title'
+  | 'persona'
+  | 'person_linkedin_url'
+  | 'sales_navigator_url'
+  | 'phone'
+  | 'location'
+  | 'city'
+  | 'country_code'
 >;
 
 /** The company columns the company block reads. */
@@ -67,6 +105,8 @@ export type CompanyColumns = Pick<
   | 'company_type'
   | 'founded_year'
   | 'tech_stack'
+  | 'homepage_title'
+  | 'meta_description'
 >;
 
 /**
@@ -85,7 +125,7 @@ export function contactFields(c: ContactColumns, paid: { email: string; phone: s
     city: text(c.city),
     country_code: country,
     linkedin_profile_url: text(c.person_linkedin_url),
-    sales_navigator_profile_url: '',
+    sales_navigator_profile_url: text(c.sales_navigator_url),
     matched_persona: text(c.persona),
   };
 }
@@ -99,8 +139,9 @@ export function companyBlock(c: CompanyColumns) {
     hq_country_code: country,
     hq_city: text(c.hq_city),
     tech_stack: c.tech_stack?.length ? c.tech_stack : '',
-    homepage_title: '',
-    meta_description: '',
+    // "Only with enrichment": what the provider's record of the company carries.
+    homepage_title: text(c.homepage_title),
+    meta_description: text(c.meta_description),
     description: text(c.description),
     industry: text(c.industry),
     location: [c.hq_city, countryName(country) ?? country].filter(Boolean).join(', '),

@@ -1,5 +1,5 @@
 import { AppError, insufficientCredits } from '../../errors';
-import type { JobChangesConfig } from './config';
+import type { HiringConfig, JobChangesConfig } from './config';
 import { signalType } from './signal-types';
 
 interface Candidate {
@@ -7,13 +7,19 @@ interface Candidate {
   config: Record<string, unknown>;
 }
 
-/** Fields a signal needs before it may be active: job changes need titles, a watchlist needs entries. */
+/**
+ * Fields a signal needs before it may be active: job changes need titles, a watchlist needs
+ * entries, hiring needs keywords. A fundraising signal without filters watches every round.
+ */
 export function missingForActivation(candidate: Candidate, watchedCount: number): { field: string; label: string }[] {
   if (candidate.signalTypeId === 'job_changes') {
     const config = candidate.config as JobChangesConfig;
     if (!config.jobTitles?.length && !config.customTitles?.length) {
       return [{ field: 'config.jobTitles', label: 'Job titles (jobTitles or customTitles)' }];
     }
+  }
+  if (candidate.signalTypeId === 'hiring' && !(candidate.config as HiringConfig).keywords?.length) {
+    return [{ field: 'config.keywords', label: 'Keywords' }];
   }
   if (candidate.signalTypeId === 'account_watchlist' && watchedCount === 0) {
     return [{ field: 'config.companies', label: 'Watched companies' }];

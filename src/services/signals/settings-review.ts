@@ -1,6 +1,6 @@
 import { isCategory, isKnownIndustry, redundantIndustryFilters, suggestIndustries } from '../../catalogue/industries';
 import { enabledWatchlistEvents, isPersonLevelEvent } from '../../catalogue/watchlist-events';
-import type { JobChangesConfig, StoredWatchlistConfig } from './config';
+import type { FundraisingConfig, HiringConfig, JobChangesConfig, StoredWatchlistConfig } from './config';
 
 export interface SignalWarning {
   code: string;
@@ -34,7 +34,11 @@ function reviewJobChanges(config: JobChangesConfig, review: SettingsReview): voi
       values: [String(config.maxJobAgeDays), String(MIN_JOB_AGE_DAYS)],
     });
   }
-  const industries = config.industryFilters ?? [];
+  reviewIndustries(config.industryFilters ?? [], review);
+}
+
+/** Unknown industries match nothing; a category with its own industries is redundant. */
+function reviewIndustries(industries: string[], review: SettingsReview): void {
   const unknown = industries.filter((name) => !isKnownIndustry(name) && !isCategory(name));
   if (unknown.length > 0) {
     const hints = unknown
@@ -60,6 +64,20 @@ function reviewJobChanges(config: JobChangesConfig, review: SettingsReview): voi
   }
 }
 
+function fieldUnused(field: 'getEmails' | 'getPhones', why: string, review: SettingsReview): void {
+  review.applied[field] = null;
+  review.warnings.push({ code: 'FIELD_UNUSED', field, severity: 'info', message: `${field} is unused: ${why}`, values: [] });
+}
+
+/** Market-wide fundraising and hiring: company-level leads unless targetPersonas names the people. */
+function reviewMarketWide(config: FundraisingConfig | HiringConfig, review: SettingsReview): void {
+  reviewIndustries(config.industryFilters ?? [], review);
+  if ((config.targetPersonas?.length ?? 0) > 0) return;
+  for (const field of ['getEmails', 'getPhones'] as const) {
+    if (config[field]) fieldUnused(field, 'no targetPersonas are set, so leads are company-level and carry no person', review);
+  }
+}
+
 /** getEmails/getPhones only act on person-level leads; say so when this watchlist can produce none. */
 function reviewWatchlist(config: StoredWatchlistConfig, review: SettingsReview): void {
   const events = enabledWatchlistEvents(config.sources);
@@ -75,14 +93,7 @@ function reviewWatchlist(config: StoredWatchlistConfig, review: SettingsReview):
   const producesPeople = (config.targetPersonas?.length ?? 0) > 0 || events.some(isPersonLevelEvent);
   for (const field of ['getEmails', 'getPhones'] as const) {
     if (config[field] && !producesPeople) {
-      review.applied[field] = null;
-      review.warnings.push({
-        code: 'FIELD_UNUSED',
-        field,
-        severity: 'info',
-        message: `${field} is unused: the enabled events are company-level and no targetPersonas are set, so leads carry no person`,
-        values: [],
-      });
+      fieldUnused(field, 'the enabled events are company-level and no targetPersonas are set, so leads carry no person', review);
     }
   }
 }
@@ -95,6 +106,9 @@ export function reviewSettings(signal: ReviewedSignal): SettingsReview {
   const review: SettingsReview = { applied: {}, warnings: [] };
   if (signal.signalTypeId === 'job_changes') reviewJobChanges(signal.config as JobChangesConfig, review);
   if (signal.signalTypeId === 'account_watchlist') reviewWatchlist(signal.config as StoredWatchlistConfig, review);
+  if (signal.signalTypeId === 'fundraising' || signal.signalTypeId === 'hiring') {
+    reviewMarketWide(signal.config as FundraisingConfig | HiringConfig, review);
+  }
   if (signal.creditsExhaustedAt) {
     review.warnings.push({
       code: 'CREDITS_EXHAUSTED',

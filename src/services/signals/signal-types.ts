@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { accountWatchlistConfig, jobChangesConfig } from './config';
+import { accountWatchlistConfig, fundraisingConfig, hiringConfig, jobChangesConfig } from './config';
 import { COMMON_SIGNAL_FIELDS, JOB_CHANGE_SIGNAL_FIELDS, WATCHLIST_SIGNAL_FIELDS } from '../../catalogue/watchlist-events';
+import { FUNDRAISING_SIGNAL_FIELDS, HIRING_SIGNAL_FIELDS } from '../../catalogue/market-signals';
 
-export const SIGNAL_TYPE_IDS = ['job_changes', 'account_watchlist'] as const;
+export const SIGNAL_TYPE_IDS = ['job_changes', 'account_watchlist', 'fundraising', 'hiring'] as const;
 export type SignalTypeId = (typeof SIGNAL_TYPE_IDS)[number];
 
 export const CONTACT_FIELDS = [
@@ -25,7 +26,8 @@ export interface SignalType {
   creditsPerLead: number;
   /** Charged on top of the lead when `getEmails` finds an email; 0 where the lead's price covers it. */
   creditsPerEmailFound: number;
-  defaultDuplicateHandling: 'refuse' | 'allow';
+  /** `refuse`, `allow` or `<X>d`. */
+  defaultDuplicateHandling: string;
   signalFields: readonly string[];
 }
 
@@ -53,6 +55,34 @@ export const SIGNAL_TYPES: Record<SignalTypeId, SignalType> = {
     creditsPerEmailFound: 0,
     defaultDuplicateHandling: 'allow',
     signalFields: [...COMMON_SIGNAL_FIELDS, ...WATCHLIST_SIGNAL_FIELDS],
+  },
+  fundraising: {
+    signalTypeId: 'fundraising',
+    name: 'Fundraising',
+    description:
+      'Companies anywhere in the data that announced a funding round, by round stage, amount (USD), announcement age, industry, size and location; with targetPersonas, the people to contact there.',
+    createEndpoint: 'POST /api/v1/signals/fundraising',
+    configSchema: fundraisingConfig,
+    pricingModel: 'per_lead: 2 credits per lead, plus 0.5 credit for each email found when getEmails is on',
+    creditsPerLead: 2,
+    creditsPerEmailFound: 0.5,
+    // Each round is news of its own, so a company that raises again is a lead again.
+    defaultDuplicateHandling: 'allow',
+    signalFields: [...COMMON_SIGNAL_FIELDS, ...FUNDRAISING_SIGNAL_FIELDS],
+  },
+  hiring: {
+    signalTypeId: 'hiring',
+    name: 'Hiring',
+    description:
+      "Companies posting jobs whose title or description matches your keywords, by department, seniority and the job's location, and by industry, size and headquarters; with targetPersonas, the people to contact there.",
+    createEndpoint: 'POST /api/v1/signals/hiring',
+    configSchema: hiringConfig,
+    pricingModel: 'per_lead: 2 credits per lead, plus 0.5 credit for each email found when getEmails is on',
+    creditsPerLead: 2,
+    creditsPerEmailFound: 0.5,
+    // A company posting many matching jobs at once is one lead a month, not one per posting.
+    defaultDuplicateHandling: '30d',
+    signalFields: [...COMMON_SIGNAL_FIELDS, ...HIRING_SIGNAL_FIELDS],
   },
 };
 

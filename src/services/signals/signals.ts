@@ -140,7 +140,7 @@ export class Signals {
     // watchlist setting falls back to its default rather than vanishing from `config`.
     const config: Record<string, unknown> =
       current.signalTypeId === 'account_watchlist' ? withWatchlistDefaults(parsed.data) : parsed.data;
-    if (configPatch.locations !== undefined) assertLocations(config);
+    if (configPatch.locations !== undefined || configPatch.jobLocations !== undefined) assertLocations(config);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     const destinations = input.destinations ? await this.assertDestinationsConnected(caller.accountId, input.destinations) : undefined;
 
@@ -210,8 +210,9 @@ function withWatchlistDefaults(config: Record<string, unknown>): Record<string, 
   };
 }
 
+/** Every place filter of a config (`locations`, and a hiring signal's `jobLocations`) must be a known place. */
 function assertLocations(config: Record<string, unknown>): void {
-  const locations = (config.locations as string[] | undefined) ?? [];
+  const locations = [...((config.locations as string[] | undefined) ?? []), ...((config.jobLocations as string[] | undefined) ?? [])];
   if (locations.length === 0) return;
   const { invalid } = validateLocations(locations);
   if (invalid.length > 0) {

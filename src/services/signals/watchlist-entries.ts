@@ -35,13 +35,19 @@ export function canonicalNetworkUrl(raw: string): { kind: 'company' | 'person'; 
   return { kind: section === 'in' ? 'person' : 'company', url: `https://www.linkedin.com/${section}/${encodeURIComponent(slug)}` };
 }
 
-/** The registrable domain (public-suffix aware) of a domain or website text, if it is one. */
+/**
+ * The registrable domain (public-suffix aware) of a domain or website text, if it is one.
+ * Suffixes of the list's private section count too: a store at `acme.myshopify.com` is the
+ * company `acme.myshopify.com`, not the hosting platform `myshopify.com`.
+ */
 export function registrableDomain(raw: string): string | undefined {
   const text = raw.trim().toLowerCase();
   if (!text || /\s/.test(text)) return undefined;
-  const parsed = parseDomain(text);
-  if (!parsed.domain || !parsed.isIcann) return undefined;
-  return parsed.domain;
+  const parsed = parseDomain(text, { allowPrivateDomains: true });
+  if (parsed.domain) return parsed.domain;
+  // The platform's own domain (`myshopify.com`) is a private suffix itself: the platform's company.
+  const icann = parseDomain(text);
+  return icann.domain && icann.isIcann ? icann.domain : undefined;
 }
 
 /**

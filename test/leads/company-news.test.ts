@@ -1,0 +1,57 @@
+import type { Stack } from '../setup/stack';
+import { createAccount } from '../setup/http';
+import { allLeads, client, company, createSignal, daysAgo, event, expectStatus, ingest, settled, startLeadsStack, type Client } from './fixtures';
+
+/**
+ * company_news events are "each checked against the article": one becomes a lead only when its
+ * article (URL, and headline or title) is there and names the company, by name or domain.
+ */
+
+let stack: Stack;
+let api: Client;
+beforeAll(async () => {
+  stack = await startLeadsStack();
+  api = client(stack, await createAccount(stack, { credits: 1000 }));
+});
+afterAll(() => stack?.stop());
+
+test('news becomes a lead only when its article is there and names the company; the funnel counts the rest under companyNewsArticle', async () => {
+  const acme = company('newsy', { name: 'Newsy Robotics', domain: 'newsy-robotics.com' });
+  const news = (id: string, days: number, data: Record<string, string>) =>
+    event(id, 'company_news', daysAgo(days), acme.id, { data: { news_event_type: 'product_launch', ...data } });
+  await ingest(stack, [
+    acme,
+    news('news-named', 2, {
+      news_headline: 'Newsy Robotics launches a warehouse arm',
+      news_url: 'https://www.techwire.example/2026/11/newsy-arm',
+      news_title: 'Newsy Robotics launches a warehouse arm | Techwire',
+    }),
+    news('news-domain', 3, { news_title: 'A new arm for warehouses', news_url: 'https://newsy-robotics.com/blog/arm' }),
+    news('news-no-url', 4, { news_headline: 'Newsy Robotics opens Austin office' }),
+    news('news-no-headline', 5, { news_url: 'https://www.techwire.example/2026/11/newsy', news_summary: 'Newsy Robotics grows.' }),
+    news('news-other-company', 6, { news_headline: 'Globex buys a robot maker', news_url: 'https://www.techwire.example/2026/11/globex' }),
+  ]);
+
+  const signal = await createSignal(api, 'account-watchlist', {
+    name: 'Newsy news',
+    status: 'active',
+    config: { companies: ['newsy-robotics.com'], sources: { company_news: { enabled: true } } },
+  });
+  await settled(stack, signal.id);
+
+  const leads = await allLeads(api, signal.id);
+  expect(leads.map((lead) => lead.signal.news_url).sort()).toEqual([
+    'https://newsy-robotics.com/blog/arm',
+    'https://www.techwire.example/2026/11/newsy-arm',
+  ]);
+  expect(leads.every((lead) => lead.signal.last_signal === 'Company News')).toBe(true);
+
+  const funnel = expectStatus(await api.get(`/signals/${signal.id}/funnel`), 200);
+  expect(funnel.candidates).toBe(5);
+  expect(funnel.stages.find((stage: { filter: string }) => stage.filter === 'companyNewsArticle')).toEqual({
+    filter: 'companyNewsArticle',
+    removed: 3,
+    remaining: 2,
+  });
+  expect(funnel.leads).toBe(2);
+});
