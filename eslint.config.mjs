@@ -10,7 +10,9 @@ const workflowImportRules = {
     'error',
     {
       paths: [
-        ...builtinModules.flatMap((name) => [name, `node:${name}`]).map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins.' })),
+        ...builtinModules
+          .flatMap((name) => [name, `node:${name}`])
+          .map((name) => ({ name, message: 'Workflow code is deterministic: no Node built-ins.' })),
         { name: '../activities', message: 'Workflows see activities as types only.', allowTypeImports: true },
       ],
       patterns: [
@@ -34,7 +36,10 @@ export default tseslint.config(
     rules: {
       // Forgetting to await an activity, a workflow API or a query is a bug, not a style.
       '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/no-misused-promises': [
+        'error',
+        { checksVoidReturn: { arguments: false, attributes: false } },
+      ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       'object-shorthand': ['error', 'always'],
@@ -45,7 +50,17 @@ export default tseslint.config(
   {
     files: ['src/services/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/workflows/*', '**/workflows'], message: 'Services use the workflows contract (src/temporal/contract), never workflow code.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/workflows/*', '**/workflows'],
+              message: 'Services use the workflows contract (src/temporal/contract), never workflow code.',
+            },
+          ],
+        },
+      ],
     },
   },
   prettier,

@@ -40,7 +40,11 @@ export function createActivities(services: Services) {
     },
     /** One attempt of a delivery, classified: the lead workflow decides what waits and how long. */
     async attemptDelivery(deliveryId: string, backoff: { initialMs: number; maxIntervalMs: number }) {
-      return services.deliveries.attempt(deliveryId, { backoff, maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) });
+      return services.deliveries.attempt(deliveryId, {
+        backoff,
+        maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS,
+        wait: (ms) => sleep(ms),
+      });
     },
     async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
       await services.deliveries.markFailed(deliveryId, reason);
@@ -55,7 +59,11 @@ export function createActivities(services: Services) {
     async sendReplayDelivery(deliveryId: string): Promise<'sent' | 'failed'> {
       const result = await whileHeartbeating(() => services.webhookReplays.send(deliveryId, (ms) => sleep(ms)));
       if (result.outcome === 'retry') {
-        throw ApplicationFailure.create({ message: result.error, type: 'ReplaySendFailed', nextRetryDelay: result.delayMs });
+        throw ApplicationFailure.create({
+          message: result.error,
+          type: 'ReplaySendFailed',
+          nextRetryDelay: result.delayMs,
+        });
       }
       return result.outcome;
     },

@@ -8,7 +8,9 @@ function operationFor(route: AnyRoute) {
   const responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, spec]) => [
       status,
-      spec.schema ? { description: spec.description, content: content(spec.schema) } : { description: spec.description },
+      spec.schema
+        ? { description: spec.description, content: content(spec.schema) }
+        : { description: spec.description },
     ]),
   );
   return {
@@ -43,7 +45,8 @@ export function buildOpenApiDocument(routes: AnyRoute[]) {
     info: {
       title: 'Intent-signal lead service',
       version: 'pending',
-      description: 'Signals produce leads from intent events, billed in credits and handed over by webhook, polling, CRM or sequencer.',
+      description:
+        'Signals produce leads from intent events, billed in credits and handed over by webhook, polling, CRM or sequencer.',
     },
     servers: [{ url: '/' }],
     components: {

@@ -49,14 +49,21 @@ export interface RouteDef<B extends z.ZodType, Q extends z.ZodType, P extends z.
 export type AnyRoute = RouteDef<z.ZodType, z.ZodType, z.ZodType>;
 
 /** Keeps each route's schemas beside its handler: they validate, type the handler and feed OpenAPI. */
-export function defineRoute<B extends z.ZodType = z.ZodUnknown, Q extends z.ZodType = z.ZodUnknown, P extends z.ZodType = z.ZodUnknown>(
-  def: RouteDef<B, Q, P>,
-): AnyRoute {
+export function defineRoute<
+  B extends z.ZodType = z.ZodUnknown,
+  Q extends z.ZodType = z.ZodUnknown,
+  P extends z.ZodType = z.ZodUnknown,
+>(def: RouteDef<B, Q, P>): AnyRoute {
   return def as unknown as AnyRoute;
 }
 
 const successStatus = (route: AnyRoute) =>
-  Number(Object.keys(route.responses).map(Number).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? 200);
+  Number(
+    Object.keys(route.responses)
+      .map(Number)
+      .filter((s) => s >= 200 && s < 300)
+      .sort((a, b) => a - b)[0] ?? 200,
+  );
 
 /**
  * Registers routes on a Koa router. `guards` turn an access rule into middleware (auth,
@@ -80,12 +87,19 @@ export function mountRoutes(
       const rawBody = (ctx.request as { body?: unknown }).body ?? {};
       const unstorableQuery = route.query ? unstorableText(ctx.query) : undefined;
       if (unstorableQuery) {
-        throw invalidRequest(`Invalid query parameters: ${unstorableQuery.field}: ${unstorableQuery.message}`, { details: [unstorableQuery] });
+        throw invalidRequest(`Invalid query parameters: ${unstorableQuery.field}: ${unstorableQuery.message}`, {
+          details: [unstorableQuery],
+        });
       }
       const query = parse(route.query, ctx.query, (e) =>
-        invalidRequest(`Invalid query parameters: ${fieldProblemsOf(e).map((d) => `${d.field}: ${d.message}`).join('; ')}`, {
-          details: fieldProblemsOf(e),
-        }),
+        invalidRequest(
+          `Invalid query parameters: ${fieldProblemsOf(e)
+            .map((d) => `${d.field}: ${d.message}`)
+            .join('; ')}`,
+          {
+            details: fieldProblemsOf(e),
+          },
+        ),
       );
       const unstorableBody = route.body ? unstorableText(rawBody) : undefined;
       if (unstorableBody) throw validationError([unstorableBody]);
@@ -113,7 +127,9 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  */
 export function unstorableText(value: unknown): FieldProblem | undefined {
   const field = unstorableTextAt(value);
-  return field === undefined ? undefined : { field, message: 'contains a NUL character or an unpaired surrogate, which cannot be stored' };
+  return field === undefined
+    ? undefined
+    : { field, message: 'contains a NUL character or an unpaired surrogate, which cannot be stored' };
 }
 
 function unstorableTextAt(value: unknown): string | undefined {

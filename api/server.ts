@@ -16,8 +16,12 @@ export async function startApi(services: Services, port: number, host = '0.0.0.0
   server.on('clientError', answerClientError);
   // Node answers any Expect but 100-continue with a bare 417 unless told otherwise.
   server.on('checkExpectation', (_req, res) => {
-    const body = JSON.stringify({ error: { code: 'INVALID_REQUEST', message: 'Only "Expect: 100-continue" is supported' } });
-    res.writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    const body = JSON.stringify({
+      error: { code: 'INVALID_REQUEST', message: 'Only "Expect: 100-continue" is supported' },
+    });
+    res
+      .writeHead(417, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body) })
+      .end(body);
   });
   // Keep-alive longer than typical load-balancer idle time, so they close first.
   server.keepAliveTimeout = 65_000;

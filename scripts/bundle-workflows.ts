@@ -11,7 +11,9 @@ import { WORKFLOW_BUNDLE_FILE } from '../worker/workflow-bundle';
 async function main(): Promise<void> {
   const { code } = await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietLogger });
   writeFileSync(WORKFLOW_BUNDLE_FILE, code);
-  console.log(`workflows bundled: ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} (${(code.length / 1024).toFixed(0)} KB)`);
+  console.log(
+    `workflows bundled: ${path.relative(process.cwd(), WORKFLOW_BUNDLE_FILE)} (${(code.length / 1024).toFixed(0)} KB)`,
+  );
 }
 
 const quiet = () => undefined;

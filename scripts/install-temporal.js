@@ -126,7 +126,10 @@ function runGoInstall(go, gobin) {
     child.stdout.on('data', collect);
     child.stderr.on('data', collect);
 
-    const progress = setInterval(() => say(`still building (${formatElapsed(Date.now() - started)})…`), PROGRESS_EVERY_MS);
+    const progress = setInterval(
+      () => say(`still building (${formatElapsed(Date.now() - started)})…`),
+      PROGRESS_EVERY_MS,
+    );
     const timeout = setTimeout(() => {
       output += `\n(build stopped after ${formatElapsed(BUILD_TIMEOUT_MS)})`;
       child.kill('SIGKILL');
@@ -150,7 +153,10 @@ function runGoInstall(go, gobin) {
     };
     child.on('error', (err) => finish({ ok: false, output: `${output}\n${err.message}` }));
     child.on('close', (code, signal) =>
-      finish({ ok: code === 0, output: code === 0 ? output : `${output}\n(go exited with ${signal || `code ${code}`})` }),
+      finish({
+        ok: code === 0,
+        output: code === 0 ? output : `${output}\n(go exited with ${signal || `code ${code}`})`,
+      }),
     );
   });
 }
@@ -172,7 +178,7 @@ function reportBuildFailure(why, output) {
       tail ? `last output:\n${tail}` : '',
       `full output: ${logFile}`,
       '',
-      'npm start and npm test will try the SDK\'s own download (needs internet) and otherwise stop with this advice.',
+      "npm start and npm test will try the SDK's own download (needs internet) and otherwise stop with this advice.",
       howToSupplyBinary(),
       '************************************************************************',
       '',

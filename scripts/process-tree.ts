@@ -53,8 +53,18 @@ export interface NodeChild extends Part {
  * `node <script>` with our stdout and stderr. stop() sends SIGTERM, then SIGKILL after
  * `graceMs`; if this process exits first, the child is killed with it.
  */
-export function spawnNode(name: string, script: string, env: NodeJS.ProcessEnv, graceMs: number, nodeFlags: readonly string[] = []): NodeChild {
-  const child = spawn(process.execPath, [...nodeFlags, script], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: false });
+export function spawnNode(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  graceMs: number,
+  nodeFlags: readonly string[] = [],
+): NodeChild {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: false,
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
   const exited = new Promise<ChildExit>((resolve) => {

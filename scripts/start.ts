@@ -90,7 +90,11 @@ async function database(tree: ProcessTree, watch: Watch): Promise<string> {
   return postgres.url;
 }
 
-async function temporal(tree: ProcessTree, watch: Watch, namespace: string): Promise<{ address: string; uiUrl?: string }> {
+async function temporal(
+  tree: ProcessTree,
+  watch: Watch,
+  namespace: string,
+): Promise<{ address: string; uiUrl?: string }> {
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
   const started = Date.now();
   const server = await startTemporalDevServer({
@@ -203,7 +207,14 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   const apiUrl = `http://127.0.0.1:${env.PORT}`;
   const ready = await waitForApi(apiUrl, children[1]!, tree);
   checkpoint();
-  printBanner({ apiUrl, uiUrl: temporalServer.uiUrl, temporalAddress: temporalServer.address, ready, adminToken, demo });
+  printBanner({
+    apiUrl,
+    uiUrl: temporalServer.uiUrl,
+    temporalAddress: temporalServer.address,
+    ready,
+    adminToken,
+    demo,
+  });
   shown.bannerPrinted = true;
 }
 

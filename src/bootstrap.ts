@@ -37,7 +37,15 @@ export async function prepare(env: NodeJS.ProcessEnv): Promise<{ demo?: DemoAcco
     const password = randomBytes(12).toString('base64url');
     const invite = await services.members.createInvite(account.id, { role: 'owner' });
     await services.members.acceptInvite(invite.token, { email: DEMO_EMAIL, password });
-    return { demo: { accountId: account.id, apiKey: key.apiKey, webhookSecret: key.webhookSecret, email: DEMO_EMAIL, password } };
+    return {
+      demo: {
+        accountId: account.id,
+        apiKey: key.apiKey,
+        webhookSecret: key.webhookSecret,
+        email: DEMO_EMAIL,
+        password,
+      },
+    };
   } finally {
     await db.destroy();
   }

@@ -47,7 +47,11 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SMARTLEAD_API_URL: z.string().url().default('https://server.smartlead.ai/api/v1'),
     HUBSPOT_API_URL: z.string().url().default('https://api.hubapi.com'),
     /** Credits a new account gets when a person signs up in the dashboard. */
-    STARTER_CREDITS: z.coerce.number().min(0).max(1_000_000).default(production ? 0 : 100),
+    STARTER_CREDITS: z.coerce
+      .number()
+      .min(0)
+      .max(1_000_000)
+      .default(production ? 0 : 100),
     LOG_LEVEL: z.string().default(production ? 'info' : 'info'),
   });
 }
@@ -63,4 +67,3 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return parsed.data;
 }
-

@@ -33,7 +33,10 @@ export function fieldProblemsOf(error: { issues: SchemaIssue[] }, prefix?: strin
   return error.issues.flatMap((issue) => {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys' && issue.keys) {
-      return issue.keys.map((key) => ({ field: base ? `${base}.${key}` : key, message: `"${key}" is not a known field here` }));
+      return issue.keys.map((key) => ({
+        field: base ? `${base}.${key}` : key,
+        message: `"${key}" is not a known field here`,
+      }));
     }
     return [{ field: base, message: issue.message }];
   });
@@ -52,8 +55,9 @@ export const validationError = (details: FieldProblem[], message?: string) =>
 
 export const notFound = (what = 'Resource') => new AppError(404, 'NOT_FOUND', `${what} not found`);
 
-export const unauthorized = (message = 'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"') =>
-  new AppError(401, 'UNAUTHORIZED', message);
+export const unauthorized = (
+  message = 'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"',
+) => new AppError(401, 'UNAUTHORIZED', message);
 
 export const invalidApiKey = () => new AppError(401, 'INVALID_API_KEY', 'The API key is invalid or revoked');
 

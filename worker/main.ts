@@ -29,7 +29,9 @@ async function main(): Promise<void> {
   const running = Promise.all([worker.run(), deliveryWorker.run()]);
   const reconciled = await services.signalLifecycle.reconcileActiveSignals();
   logger.info({ reconciled }, 'active signals have their workflows');
-  const demoFeed = config.DEMO_DATA ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL }) : undefined;
+  const demoFeed = config.DEMO_DATA
+    ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL })
+    : undefined;
   await running;
   await demoFeed?.stop();
   await connection.close();

@@ -15,7 +15,6 @@ export interface WorkerTarget {
   workflowBundlePath?: string;
 }
 
-
 /**
  * The workers of one process: the signal task queue (signal workflows, production) and the
  * deliveries' own queue (lead workflows), so a day of retries against slow receivers never
@@ -31,7 +30,14 @@ export async function createWorker(
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
     workflowBundle: target.workflowBundlePath
       ? { codePath: target.workflowBundlePath }
-      : { code: (await bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: Runtime.instance().logger })).code },
+      : {
+          code: (
+            await bundleWorkflowCode({
+              workflowsPath: require.resolve('../workflows'),
+              logger: Runtime.instance().logger,
+            })
+          ).code,
+        },
   };
   const activities = createActivities(services);
   const worker = await Worker.create({

@@ -38,7 +38,9 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
 
   const routes: Record<string, RouteOutcome> = {};
   try {
-    await Promise.all(deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery.deliveryId))));
+    await Promise.all(
+      deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery.deliveryId))),
+    );
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // The signal was deleted: nothing more is sent, and the rows say cancelled (non-cancellable,

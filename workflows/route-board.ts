@@ -12,7 +12,12 @@ export class RouteBoard {
   private readonly routes: RouteState[];
 
   constructor(deliveries: Array<{ deliveryId: string; route: string }>) {
-    this.routes = deliveries.map((d) => ({ deliveryId: d.deliveryId, route: d.route, status: 'sending', detail: 'first attempt' }));
+    this.routes = deliveries.map((d) => ({
+      deliveryId: d.deliveryId,
+      route: d.route,
+      status: 'sending',
+      detail: 'first attempt',
+    }));
   }
 
   retrying(deliveryId: string, at: number, why: string): void {
@@ -31,7 +36,9 @@ export class RouteBoard {
   /** Markdown: one line per route. */
   describe(): string {
     if (this.routes.length === 0) return 'No routes: the lead is read by polling only.';
-    return this.routes.map((r) => `- **${r.route}**: ${r.status} — ${r.detail} (delivery \`${r.deliveryId}\`)`).join('\n');
+    return this.routes
+      .map((r) => `- **${r.route}**: ${r.status} — ${r.detail} (delivery \`${r.deliveryId}\`)`)
+      .join('\n');
   }
 
   private update(deliveryId: string, status: RouteState['status'], detail: string): void {

@@ -1,5 +1,10 @@
 import { condition } from '@temporalio/workflow';
-import type { SignalWorkflowCarried, SignalWorkflowInput, SignalWorkflowState, SignalWorkflowStatus } from '../src/temporal/contract';
+import type {
+  SignalWorkflowCarried,
+  SignalWorkflowInput,
+  SignalWorkflowState,
+  SignalWorkflowStatus,
+} from '../src/temporal/contract';
 
 /** The orchestration state of one signal workflow run: what it is doing, and what it carries to the next run. */
 export class SignalRun {

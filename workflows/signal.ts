@@ -71,7 +71,9 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   setHandler(signalStateQuery, () => run.state());
 
   const mustContinueAsNew = () =>
-    workflowInfo().continueAsNewSuggested || leadsThisRun >= leadsPerRun || workflowInfo().historyLength > HISTORY_EVENTS_PER_RUN;
+    workflowInfo().continueAsNewSuggested ||
+    leadsThisRun >= leadsPerRun ||
+    workflowInfo().historyLength > HISTORY_EVENTS_PER_RUN;
 
   for (;;) {
     if (run.deleted) return;
@@ -91,7 +93,9 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
     for (;;) {
       const batch = await produceLeads(input.signalId, { started: run.takeUnacknowledged() });
       if (batch.state === 'deleted') return run.delete();
-      showStatus(batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused');
+      showStatus(
+        batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused',
+      );
       await startLeads(batch.leads, batch.retry);
       if (!batch.more || run.deleted || run.paused) break;
       if (mustContinueAsNew()) return run.evaluationInterrupted();

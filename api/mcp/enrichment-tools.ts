@@ -100,7 +100,11 @@ export function enrichmentTools(services: Services): AnyToolDef[] {
       twin: 'getPhoneLookupResult',
       description:
         'Reads a phone lookup started by start_phone_lookup: status pending, then completed (with found, and phone when found) or failed (with error). Free.',
-      input: z.object({ lookupId: uuidParam('lookupId').shape.lookupId.meta({ description: 'The lookupId start_phone_lookup answered' }) }),
+      input: z.object({
+        lookupId: uuidParam('lookupId').shape.lookupId.meta({
+          description: 'The lookupId start_phone_lookup answered',
+        }),
+      }),
       annotations: READS,
       run: (caller, { lookupId }) => enrichment.phoneLookup(caller, lookupId),
     }),

@@ -4,7 +4,12 @@ import { notFound, validationError, fieldProblemsOf } from '../../src/errors';
 import { listPersonas } from '../../src/catalogue/personas';
 import { listIndustries } from '../../src/catalogue/industries';
 import { listTechnographicTools } from '../../src/catalogue/technographics';
-import { accountWatchlistConfig, fundraisingConfig, hiringConfig, jobChangesConfig } from '../../src/services/signals/config';
+import {
+  accountWatchlistConfig,
+  fundraisingConfig,
+  hiringConfig,
+  jobChangesConfig,
+} from '../../src/services/signals/config';
 import { SIGNAL_TYPE_IDS, signalTypeCatalogue, type SignalTypeId } from '../../src/services/signals/signal-types';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { pageQuery } from '../schemas/common';
@@ -29,10 +34,14 @@ const LEAD_PRICES =
 
 /** The REST path parameter, described for the assistant. */
 const signalRef = z.object({
-  signalId: signalIdParam.shape.signalId.meta({ description: 'Id of one of the account’s signals (from list_signals or create_signal)' }),
+  signalId: signalIdParam.shape.signalId.meta({
+    description: 'Id of one of the account’s signals (from list_signals or create_signal)',
+  }),
 });
 
-const search = z.object({ search: z.string().trim().max(200).optional().meta({ description: 'Text to narrow the list' }) });
+const search = z.object({
+  search: z.string().trim().max(200).optional().meta({ description: 'Text to narrow the list' }),
+});
 
 /** The REST create body of each type, picked by the tool's `signalTypeId`. */
 const createBodies: Record<SignalTypeId, z.ZodType<CreateSignalInput>> = {
@@ -63,7 +72,12 @@ const createSignalInput = z.strictObject({
       'account_watchlist: companies (names, domains, company page URLs or {name, domain, linkedinUrl}) and optional sources, targetPersonas, ... ' +
       'fundraising: optional fundingStages, minAmountUsd, maxAmountUsd, maxAnnouncementAgeDays, company filters, targetPersonas. ' +
       'hiring: keywords (required to activate), optional departments, seniorities, jobLocations, maxPostingAgeDays, company filters, targetPersonas.',
-    anyOf: [jsonSchemaOf(jobChangesConfig), jsonSchemaOf(accountWatchlistConfig), jsonSchemaOf(fundraisingConfig), jsonSchemaOf(hiringConfig)],
+    anyOf: [
+      jsonSchemaOf(jobChangesConfig),
+      jsonSchemaOf(accountWatchlistConfig),
+      jsonSchemaOf(fundraisingConfig),
+      jsonSchemaOf(hiringConfig),
+    ],
   }),
 });
 
@@ -102,7 +116,8 @@ export function signalTools(services: Services): AnyToolDef[] {
         // Same matching as GET /api/v1/personas: persona name or any of its titles.
         const needle = text?.toLowerCase();
         const personas = listPersonas().filter(
-          (p) => !needle || p.name.toLowerCase().includes(needle) || p.titles.some((t) => t.toLowerCase().includes(needle)),
+          (p) =>
+            !needle || p.name.toLowerCase().includes(needle) || p.titles.some((t) => t.toLowerCase().includes(needle)),
         );
         return { personas };
       },
@@ -136,7 +151,8 @@ export function signalTools(services: Services): AnyToolDef[] {
     defineTool({
       name: 'get_signal',
       twin: 'getSignal',
-      description: 'Reads one signal: config, status, daily cap, lead counts, settings applied differently (`applied`) and warnings. Free.',
+      description:
+        'Reads one signal: config, status, daily cap, lead counts, settings applied differently (`applied`) and warnings. Free.',
       input: signalRef,
       annotations: READS,
       run: (caller, { signalId }) => signals.get(caller.accountId, signalId),
@@ -207,7 +223,10 @@ export function signalTools(services: Services): AnyToolDef[] {
       annotations: READS,
       run: async (caller, { signalId, from, to }) => {
         const signal = await signals.requireOwned(caller.accountId, signalId);
-        return services.funnel.ofSignal(signal, { from: from ? new Date(from) : undefined, to: to ? new Date(to) : undefined });
+        return services.funnel.ofSignal(signal, {
+          from: from ? new Date(from) : undefined,
+          to: to ? new Date(to) : undefined,
+        });
       },
     }),
     defineTool({
@@ -220,7 +239,11 @@ export function signalTools(services: Services): AnyToolDef[] {
       annotations: READS,
       run: async (caller, { signalId, since, limit, offset }) => {
         await signals.requireOwned(caller.accountId, signalId);
-        const page = await services.leads.pageJson(signalId, { since: since ? new Date(since) : undefined, limit, offset });
+        const page = await services.leads.pageJson(signalId, {
+          since: since ? new Date(since) : undefined,
+          limit,
+          offset,
+        });
         return new JsonText(page);
       },
     }),

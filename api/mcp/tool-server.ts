@@ -30,18 +30,34 @@ interface BoundTool extends AnyToolDef {
  * the REST API key; each tools/call spends one request of that key's REST rate limit and needs
  * the permission of the tool's REST twin.
  */
-export function mountToolServer(router: Router<AppState>, services: Services, rateLimit: RequestRateLimit, restRoutes: AnyRoute[]): void {
+export function mountToolServer(
+  router: Router<AppState>,
+  services: Services,
+  rateLimit: RequestRateLimit,
+  restRoutes: AnyRoute[],
+): void {
   const tools = bindPermissions(assistantTools(services), restRoutes);
 
   router.get(RESOURCE_METADATA_PATH, (ctx) => {
-    ctx.body = { resource: `${baseUrlOf(ctx)}${TOOL_SERVER_PATH}`, resource_name: 'Intent-signal lead service tools', bearer_methods_supported: ['header'] };
+    ctx.body = {
+      resource: `${baseUrlOf(ctx)}${TOOL_SERVER_PATH}`,
+      resource_name: 'Intent-signal lead service tools',
+      bearer_methods_supported: ['header'],
+    };
   });
 
   router.all(TOOL_SERVER_PATH, async (ctx) => {
     const caller = await authenticate(ctx, services);
     ctx.state.caller = caller;
     // Stateless: there is no stream to open (GET) and no session to end (DELETE).
-    if (ctx.method !== 'POST') throw new AppError(405, 'METHOD_NOT_ALLOWED', 'The tool server takes POST only (stateless Streamable HTTP)', {}, { Allow: 'POST' });
+    if (ctx.method !== 'POST')
+      throw new AppError(
+        405,
+        'METHOD_NOT_ALLOWED',
+        'The tool server takes POST only (stateless Streamable HTTP)',
+        {},
+        { Allow: 'POST' },
+      );
 
     const body = (ctx.request as { body?: unknown }).body;
     const refusal = await admitToolCalls(body, caller, rateLimit);
@@ -73,7 +89,8 @@ const baseUrlOf = (ctx: AppContext) => `${ctx.protocol}://${ctx.host}`;
 function bindPermissions(tools: AnyToolDef[], restRoutes: AnyRoute[]): BoundTool[] {
   return tools.map((tool) => {
     const twin = restRoutes.find((route) => route.operationId === tool.twin);
-    if (!twin || twin.access.kind !== 'apiKey') throw new Error(`tool ${tool.name}: no API-key REST route "${tool.twin}" to mirror`);
+    if (!twin || twin.access.kind !== 'apiKey')
+      throw new Error(`tool ${tool.name}: no API-key REST route "${tool.twin}" to mirror`);
     return { ...tool, permission: twin.access.permission };
   });
 }
@@ -88,10 +105,17 @@ async function authenticate(ctx: AppContext, services: Services): Promise<Caller
     'WWW-Authenticate': `Bearer realm="${REALM}"${error ? `, error="${error}"` : ''}, resource_metadata="${baseUrlOf(ctx)}${RESOURCE_METADATA_PATH}"`,
   });
   if (!token || !token.startsWith(API_KEY_PREFIX)) {
-    throw new AppError(401, 'UNAUTHORIZED', 'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"', {}, challenge());
+    throw new AppError(
+      401,
+      'UNAUTHORIZED',
+      'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"',
+      {},
+      challenge(),
+    );
   }
   const caller = await services.apiKeys.authenticate(token);
-  if (!caller) throw new AppError(401, 'INVALID_API_KEY', 'The API key is invalid or revoked', {}, challenge('invalid_token'));
+  if (!caller)
+    throw new AppError(401, 'INVALID_API_KEY', 'The API key is invalid or revoked', {}, challenge('invalid_token'));
   return caller;
 }
 
@@ -102,7 +126,11 @@ async function authenticate(ctx: AppContext, services: Services): Promise<Caller
  * re-initialises does not halve its budget. Over the budget the calls of this request answer
  * a RATE_LIMITED tool error instead of running.
  */
-async function admitToolCalls(body: unknown, caller: Caller, rateLimit: RequestRateLimit): Promise<AppError | undefined> {
+async function admitToolCalls(
+  body: unknown,
+  caller: Caller,
+  rateLimit: RequestRateLimit,
+): Promise<AppError | undefined> {
   const messages = Array.isArray(body) ? body : [body];
   const calls = messages.filter((m) => (m as { method?: unknown } | null)?.method === 'tools/call').length;
   for (let i = 0; i < calls; i++) {
@@ -116,7 +144,13 @@ async function admitToolCalls(body: unknown, caller: Caller, rateLimit: RequestR
   return undefined;
 }
 
-function buildServer(tools: BoundTool[], caller: Caller, refusal: AppError | undefined, log: Logger, requestId: string): McpServer {
+function buildServer(
+  tools: BoundTool[],
+  caller: Caller,
+  refusal: AppError | undefined,
+  log: Logger,
+  requestId: string,
+): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions:
       'Tools of the intent-signal lead service, acting on the account of the API key. Signals produce leads billed in credits; ' +
@@ -151,7 +185,10 @@ function success(output: ToolOutput): CallToolResult {
     // Stored lead payloads go out as stored, never re-serialised.
     return { content: [{ type: 'text', text: output.text }], structuredContent: JSON.parse(output.text) };
   }
-  return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(output) }],
+    structuredContent: output as Record<string, unknown>,
+  };
 }
 
 function failure(envelope: { error: Record<string, unknown> }): CallToolResult {
@@ -162,10 +199,17 @@ function failure(envelope: { error: Record<string, unknown> }): CallToolResult {
 function envelopeOf(err: AppError): { error: Record<string, unknown> } {
   const retryAfter = err.headers['Retry-After'];
   return {
-    error: { code: err.code, message: err.message, ...err.extra, ...(retryAfter !== undefined ? { retryAfterSeconds: Number(retryAfter) } : {}) },
+    error: {
+      code: err.code,
+      message: err.message,
+      ...err.extra,
+      ...(retryAfter !== undefined ? { retryAfterSeconds: Number(retryAfter) } : {}),
+    },
   };
 }
 
 function internalError(requestId: string) {
-  return { error: { code: 'INTERNAL_ERROR', message: `Internal error; quote request id ${requestId} when reporting it` } };
+  return {
+    error: { code: 'INTERNAL_ERROR', message: `Internal error; quote request id ${requestId} when reporting it` },
+  };
 }

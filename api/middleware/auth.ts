@@ -36,7 +36,8 @@ export function adminAuth(adminToken: string): Middleware<AppState> {
   const expected = digest(adminToken);
   return async (ctx, next) => {
     const token = bearerToken(ctx.get('Authorization'));
-    if (!token) throw unauthorized('Missing or malformed Authorization header; send "Authorization: Bearer <ADMIN_TOKEN>"');
+    if (!token)
+      throw unauthorized('Missing or malformed Authorization header; send "Authorization: Bearer <ADMIN_TOKEN>"');
     if (!timingSafeEqual(digest(token), expected)) throw new AppError(401, 'UNAUTHORIZED', 'Invalid admin token');
     await next();
   };

@@ -35,7 +35,10 @@ export const errorEnvelope: Middleware<AppState> = async (ctx, next) => {
     ctx.state.log.error({ err }, 'unhandled error');
     ctx.status = 500;
     ctx.body = {
-      error: { code: 'INTERNAL_ERROR', message: `Internal error; quote request id ${ctx.state.requestId} when reporting it` },
+      error: {
+        code: 'INTERNAL_ERROR',
+        message: `Internal error; quote request id ${ctx.state.requestId} when reporting it`,
+      },
     };
   }
 };

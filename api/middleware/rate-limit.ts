@@ -1,5 +1,10 @@
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { DataSource } from 'typeorm';
 import { rateLimited } from '../../src/errors';
 import type { AppState } from '../context';
@@ -27,7 +32,11 @@ export class RequestRateLimit {
     private readonly slots: RateLimiterAbstract,
   ) {}
 
-  static async create(options: { perSecond: number; store: 'memory' | 'postgres'; db?: DataSource }): Promise<RequestRateLimit> {
+  static async create(options: {
+    perSecond: number;
+    store: 'memory' | 'postgres';
+    db?: DataSource;
+  }): Promise<RequestRateLimit> {
     // The turn counter restarts once a day: a restart sends a key's next requests back to the first
     // slots, which may still be held, so it could refuse a few too early then (never let more
     // through). A counter that never restarts would overflow PostgreSQL's integer column.

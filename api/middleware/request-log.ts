@@ -17,7 +17,13 @@ export function requestLog(logger: Logger): Middleware<AppState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10, keyId: ctx.state.caller?.keyId },
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(ms * 10) / 10,
+          keyId: ctx.state.caller?.keyId,
+        },
         'request',
       );
     }

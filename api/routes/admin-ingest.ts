@@ -12,7 +12,13 @@ export const INGEST_PATH = '/admin/v1/ingest';
 /** Provider files are large; the app-wide JSON limit (5 MB) is for API calls, not data loads. */
 const INGEST_BODY_LIMIT = 50 * 1024 * 1024;
 
-const NDJSON_TYPES = ['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'text/plain'];
+const NDJSON_TYPES = [
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/jsonl',
+  'application/x-jsonlines',
+  'text/plain',
+];
 const JSON_TYPES = ['application/json'];
 
 /**
@@ -20,12 +26,14 @@ const JSON_TYPES = ['application/json'];
  * once the operator token has been checked, instead of having a 50 MB body buffered for anyone.
  */
 export const ingestBodyPassThrough: Middleware<AppState> = async (ctx, next) => {
-  if (ctx.path.replace(/\/+$/, '') === INGEST_PATH) (ctx as AppContext & { disableBodyParser?: boolean }).disableBodyParser = true;
+  if (ctx.path.replace(/\/+$/, '') === INGEST_PATH)
+    (ctx as AppContext & { disableBodyParser?: boolean }).disableBodyParser = true;
   await next();
 };
 
 async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const tooLarge = () => new AppError(413, 'INVALID_REQUEST', `Request body is larger than ${limit / 1024 / 1024} MB; split the file`);
+  const tooLarge = () =>
+    new AppError(413, 'INVALID_REQUEST', `Request body is larger than ${limit / 1024 / 1024} MB; split the file`);
   if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
@@ -50,12 +58,16 @@ export function adminIngestRoutes(services: Services) {
       method: 'post',
       path: INGEST_PATH,
       operationId: 'adminIngest',
-      summary: 'Ingest company, person and event records (NDJSON or a JSON array); bad lines are reported, the rest kept',
+      summary:
+        'Ingest company, person and event records (NDJSON or a JSON array); bad lines are reported, the rest kept',
       tags: ['operator'],
       access: { kind: 'admin' },
       responses: {
         200: { description: 'Counts and the rejected lines', schema: ingestResult },
-        400: { description: 'Empty body, unsupported content type or a JSON body that is not an array', schema: errorEnvelope },
+        400: {
+          description: 'Empty body, unsupported content type or a JSON body that is not an array',
+          schema: errorEnvelope,
+        },
         401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
         413: { description: 'Body over 50 MB', schema: errorEnvelope },
       },
@@ -64,7 +76,9 @@ export function adminIngestRoutes(services: Services) {
         // null: the request has no body at all.
         if (type === null) throw invalidRequest('The body holds no records');
         if (!type) {
-          throw invalidRequest(`Send the records as application/x-ndjson (one JSON object a line) or as an application/json array`);
+          throw invalidRequest(
+            `Send the records as application/x-ndjson (one JSON object a line) or as an application/json array`,
+          );
         }
         const text = await readBody(ctx.req, INGEST_BODY_LIMIT);
         if (!text.trim()) throw invalidRequest('The body holds no records');
@@ -75,7 +89,10 @@ export function adminIngestRoutes(services: Services) {
           } catch {
             throw invalidRequest('Request body is not valid JSON');
           }
-          if (!Array.isArray(records)) throw invalidRequest('An application/json body must be an array of records; use application/x-ndjson for one record a line');
+          if (!Array.isArray(records))
+            throw invalidRequest(
+              'An application/json body must be an array of records; use application/x-ndjson for one record a line',
+            );
           if (records.length === 0) throw invalidRequest('The body holds no records');
           return services.ingestion.ingest(records);
         }

@@ -24,10 +24,17 @@ const startingCredits = z.number().min(0).max(1_000_000_000).refine(inHalves, 'm
 export const createAccountBody = z.strictObject({
   name: z.string().trim().min(1).max(255),
   credits: startingCredits.optional(),
-  ownerInvite: z.boolean().optional().meta({ description: 'Also answer an invite link for the first person, who becomes the owner' }),
+  ownerInvite: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Also answer an invite link for the first person, who becomes the owner' }),
 });
 const inviteSchema = z.object({
-  url: z.string().meta({ description: 'Single-use dashboard link, valid 7 days; whoever opens it chooses their email and password' }),
+  url: z
+    .string()
+    .meta({
+      description: 'Single-use dashboard link, valid 7 days; whoever opens it chooses their email and password',
+    }),
   expiresAt: z.string(),
 });
 export const addCreditsBody = z.strictObject({ amount: creditAmount });
@@ -59,7 +66,12 @@ export function adminRoutes(services: Services) {
       responses: {
         201: {
           description: 'Created',
-          schema: z.object({ id: z.uuid(), name: z.string(), creditBalance: z.number(), ownerInvite: inviteSchema.optional() }),
+          schema: z.object({
+            id: z.uuid(),
+            name: z.string(),
+            creditBalance: z.number(),
+            ownerInvite: inviteSchema.optional(),
+          }),
         },
         ...adminErrors,
       },
@@ -93,7 +105,10 @@ export function adminRoutes(services: Services) {
       access: admin,
       params: uuidParam('accountId'),
       body: addCreditsBody,
-      responses: { 200: { description: 'New balance', schema: z.object({ creditBalance: z.number() }) }, ...adminErrors },
+      responses: {
+        200: { description: 'New balance', schema: z.object({ creditBalance: z.number() }) },
+        ...adminErrors,
+      },
       handle: ({ params, body }) => services.accounts.addCredits(params.accountId, body.amount),
     }),
     defineRoute({
@@ -108,7 +123,12 @@ export function adminRoutes(services: Services) {
       responses: {
         201: {
           description: 'Created',
-          schema: z.object({ id: z.uuid(), apiKey: z.string(), webhookSecret: z.string(), permissions: z.array(z.enum(PERMISSIONS)) }),
+          schema: z.object({
+            id: z.uuid(),
+            apiKey: z.string(),
+            webhookSecret: z.string(),
+            permissions: z.array(z.enum(PERMISSIONS)),
+          }),
         },
         ...adminErrors,
       },
@@ -136,18 +156,25 @@ export function adminRoutes(services: Services) {
       tags,
       access: admin,
       params: uuidParam('keyId'),
-      responses: { 200: { description: 'New secret', schema: z.object({ webhookSecret: z.string() }) }, ...adminErrors },
+      responses: {
+        200: { description: 'New secret', schema: z.object({ webhookSecret: z.string() }) },
+        ...adminErrors,
+      },
       handle: ({ params }) => services.apiKeys.regenerateWebhookSecret(params.keyId),
     }),
     defineRoute({
       method: 'post',
       path: '/admin/v1/signals/{signalId}/evaluate',
       operationId: 'adminEvaluateSignal',
-      summary: "Evaluate an active signal now instead of waiting for its interval",
+      summary: 'Evaluate an active signal now instead of waiting for its interval',
       tags,
       access: admin,
       params: uuidParam('signalId'),
-      responses: { 202: { description: 'Evaluation requested' }, 409: { description: 'The signal is not active (SIGNAL_NOT_ACTIVE)', schema: errorEnvelope }, ...adminErrors },
+      responses: {
+        202: { description: 'Evaluation requested' },
+        409: { description: 'The signal is not active (SIGNAL_NOT_ACTIVE)', schema: errorEnvelope },
+        ...adminErrors,
+      },
       handle: async ({ params }) => {
         await services.signalLifecycle.evaluateNow(params.signalId);
         return { signalId: params.signalId, evaluation: 'requested' };

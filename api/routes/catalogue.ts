@@ -15,7 +15,12 @@ export const validateLocationQuery = z.object({
     .string()
     .min(1)
     .max(10_000)
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .meta({ description: 'Comma-separated location names' }),
 });
 
@@ -25,14 +30,20 @@ const signalTypeSchema = z
     name: z.string(),
     description: z.string(),
     createEndpoint: z.string(),
-    configParameters: z.array(z.looseObject({ name: z.string(), type: z.string(), required: z.boolean(), description: z.string() })),
+    configParameters: z.array(
+      z.looseObject({ name: z.string(), type: z.string(), required: z.boolean(), description: z.string() }),
+    ),
     pricingModel: z.string(),
     creditsPerLead: z.number(),
     outputFields: z.record(z.string(), z.array(z.string())),
   })
   .meta({ id: 'SignalType' });
 
-const resolvedLocation = z.looseObject({ input: z.string(), name: z.string(), kind: z.enum(['country', 'region', 'city']) });
+const resolvedLocation = z.looseObject({
+  input: z.string(),
+  name: z.string(),
+  kind: z.enum(['country', 'region', 'city']),
+});
 
 /** Everything a client needs to build a valid signal. Static data: cheap, no database. */
 export function catalogueRoutes() {
@@ -44,7 +55,10 @@ export function catalogueRoutes() {
       summary: 'Signal types with their creation endpoint, config parameters, pricing and output fields',
       tags: ['catalogue'],
       access: read,
-      responses: { 200: { description: 'Catalogue', schema: z.object({ signalTypes: z.array(signalTypeSchema) }) }, ...authErrors },
+      responses: {
+        200: { description: 'Catalogue', schema: z.object({ signalTypes: z.array(signalTypeSchema) }) },
+        ...authErrors,
+      },
       handle: () => ({ signalTypes: signalTypeCatalogue() }),
     }),
     defineRoute({
@@ -59,7 +73,14 @@ export function catalogueRoutes() {
         200: {
           description: 'Personas',
           schema: z.object({
-            personas: z.array(z.looseObject({ name: z.string(), department: z.string(), seniority: z.string(), titles: z.array(z.string()) })),
+            personas: z.array(
+              z.looseObject({
+                name: z.string(),
+                department: z.string(),
+                seniority: z.string(),
+                titles: z.array(z.string()),
+              }),
+            ),
           }),
         },
         ...authErrors,
@@ -67,7 +88,8 @@ export function catalogueRoutes() {
       handle: ({ query }) => {
         const needle = query.search?.toLowerCase();
         const personas = listPersonas().filter(
-          (p) => !needle || p.name.toLowerCase().includes(needle) || p.titles.some((t) => t.toLowerCase().includes(needle)),
+          (p) =>
+            !needle || p.name.toLowerCase().includes(needle) || p.titles.some((t) => t.toLowerCase().includes(needle)),
         );
         return { personas };
       },
@@ -76,12 +98,16 @@ export function catalogueRoutes() {
       method: 'get',
       path: '/api/v1/signals/industries',
       operationId: 'listIndustries',
-      summary: 'Industry taxonomy; names are used verbatim in industryFilters (a category name covers all its industries)',
+      summary:
+        'Industry taxonomy; names are used verbatim in industryFilters (a category name covers all its industries)',
       tags: ['catalogue'],
       access: read,
       query: searchQuery,
       responses: {
-        200: { description: 'Industries', schema: z.object({ industries: z.array(z.object({ name: z.string(), category: z.string() })) }) },
+        200: {
+          description: 'Industries',
+          schema: z.object({ industries: z.array(z.object({ name: z.string(), category: z.string() })) }),
+        },
         ...authErrors,
       },
       handle: ({ query }) => ({ industries: listIndustries(query.search) }),
@@ -115,7 +141,10 @@ export function catalogueRoutes() {
       access: read,
       query: searchQuery,
       responses: {
-        200: { description: 'Tools', schema: z.object({ tools: z.array(z.object({ name: z.string(), category: z.string() })) }) },
+        200: {
+          description: 'Tools',
+          schema: z.object({ tools: z.array(z.object({ name: z.string(), category: z.string() })) }),
+        },
         ...authErrors,
       },
       handle: ({ query }) => ({ tools: listTechnographicTools(query.search) }),

@@ -6,7 +6,9 @@ import { defineRoute } from '../route';
 
 const tags = ['signals'];
 const signalParam = uuidParam('signalId');
-const notFound = { 404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope } };
+const notFound = {
+  404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+};
 
 const deliveryListQuery = pageQuery.extend({
   status: z.enum(DELIVERY_STATUSES).optional(),
@@ -17,7 +19,9 @@ const deliverySchema = z
   .object({
     id: z.uuid().describe('The X-Webhook-Id of every attempt of this delivery'),
     leadId: z.uuid().nullable(),
-    route: z.string().describe('`webhook`, a sequencer (`lemlist`, `instantly`, `smartlead`) or a CRM (`hubspot`, ...)'),
+    route: z
+      .string()
+      .describe('`webhook`, a sequencer (`lemlist`, `instantly`, `smartlead`) or a CRM (`hubspot`, ...)'),
     kind: z.enum(['lead', 'test', 'replay']),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
@@ -74,14 +78,18 @@ export function deliveryRoutes(services: Services) {
       path: '/api/v1/signals/{signalId}/test-webhook',
       aliases: ['/v1/signals/{signalId}/test-webhook'],
       operationId: 'testSignalWebhook',
-      summary: 'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
+      summary:
+        'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
       tags,
       access: { kind: 'apiKey', permission: 'write' },
       params: signalParam,
       body: testWebhookBody,
       responses: {
         200: { description: 'Test result', schema: testWebhookResult },
-        422: { description: 'No webhookUrl and no url, or a url that is not allowed (VALIDATION_ERROR)', schema: errorEnvelope },
+        422: {
+          description: 'No webhookUrl and no url, or a url that is not allowed (VALIDATION_ERROR)',
+          schema: errorEnvelope,
+        },
         ...notFound,
         ...authErrors,
       },
@@ -100,7 +108,10 @@ export function deliveryRoutes(services: Services) {
       responses: {
         200: { description: 'Replay result', schema: replayResult },
         422: { description: 'The signal has no webhookUrl (VALIDATION_ERROR)', schema: errorEnvelope },
-        504: { description: 'Still sending after 5 minutes (REPLAY_STILL_RUNNING, with `replayId`); the replay goes on', schema: errorEnvelope },
+        504: {
+          description: 'Still sending after 5 minutes (REPLAY_STILL_RUNNING, with `replayId`); the replay goes on',
+          schema: errorEnvelope,
+        },
         ...notFound,
         ...authErrors,
       },

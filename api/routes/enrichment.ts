@@ -19,7 +19,10 @@ const contactReferenceFields = {
 };
 const freshness = z
   .enum(['cached', 'live'])
-  .meta({ description: '`cached` (default) answers from what is known; `live` asks the source now: several seconds, counted against the per-key concurrency cap' });
+  .meta({
+    description:
+      '`cached` (default) answers from what is known; `live` asks the source now: several seconds, counted against the per-key concurrency cap',
+  });
 
 export const contactLookupQuery = z.object({ ...contactReferenceFields, freshness: freshness.default('cached') });
 export const firmographicQuery = z.object({
@@ -60,7 +63,10 @@ const contactSchema = z
     sales_navigator_profile_url: z.string(),
     matched_persona: z.string(),
   })
-  .meta({ id: 'EnrichedContact', description: "The lead's contact block without lead_id and created_at; unknown values are empty strings" });
+  .meta({
+    id: 'EnrichedContact',
+    description: "The lead's contact block without lead_id and created_at; unknown values are empty strings",
+  });
 
 const emptyOr = <T extends z.ZodType>(schema: T) => z.union([schema, z.literal('')]);
 
@@ -93,7 +99,10 @@ const problem = z.object({ code: z.string(), message: z.string() });
 
 const errors = {
   400: { description: 'Missing or malformed lookup parameters (INVALID_REQUEST)', schema: errorEnvelope },
-  402: { description: 'The balance does not cover the price (INSUFFICIENT_CREDITS); nothing was looked up', schema: errorEnvelope },
+  402: {
+    description: 'The balance does not cover the price (INSUFFICIENT_CREDITS); nothing was looked up',
+    schema: errorEnvelope,
+  },
   ...authErrors,
 };
 const slowErrors = {
@@ -107,7 +116,10 @@ const slowErrors = {
 const bodyErrors = {
   422: { description: 'Invalid body (VALIDATION_ERROR)', schema: errorEnvelope },
   402: errors[402],
-  503: { description: 'Background lookups unreachable (TEMPORAL_UNAVAILABLE); nothing was charged, resend', schema: errorEnvelope },
+  503: {
+    description: 'Background lookups unreachable (TEMPORAL_UNAVAILABLE); nothing was charged, resend',
+    schema: errorEnvelope,
+  },
   ...authErrors,
 };
 
@@ -130,7 +142,10 @@ export function enrichmentRoutes(services: Services) {
       tags,
       access: enrich,
       query: contactLookupQuery,
-      responses: { 200: { description: '`found` false (and nothing charged) when nobody matches', schema: contactResult }, ...slowErrors },
+      responses: {
+        200: { description: '`found` false (and nothing charged) when nobody matches', schema: contactResult },
+        ...slowErrors,
+      },
       handle: ({ caller, query, ctx }) => services.enrichment.contact(caller, query, { signal: clientGone(ctx) }),
     }),
     defineRoute({
@@ -142,7 +157,10 @@ export function enrichmentRoutes(services: Services) {
       access: enrich,
       query: firmographicQuery,
       responses: {
-        200: { description: '`found` false (and nothing charged) when no company matches', schema: z.object({ found: z.boolean(), company: companySchema.nullable() }) },
+        200: {
+          description: '`found` false (and nothing charged) when no company matches',
+          schema: z.object({ found: z.boolean(), company: companySchema.nullable() }),
+        },
         ...slowErrors,
       },
       handle: ({ caller, query, ctx }) => services.enrichment.firmographic(caller, query, { signal: clientGone(ctx) }),
@@ -156,7 +174,10 @@ export function enrichmentRoutes(services: Services) {
       access: enrich,
       query: emailLookupQuery,
       responses: {
-        200: { description: '`found` false (and nothing charged) when no email is known', schema: z.object({ found: z.boolean(), email: z.string().nullable() }) },
+        200: {
+          description: '`found` false (and nothing charged) when no email is known',
+          schema: z.object({ found: z.boolean(), email: z.string().nullable() }),
+        },
         ...errors,
       },
       handle: ({ caller, query }) => services.enrichment.findEmail(caller, query),
@@ -169,7 +190,10 @@ export function enrichmentRoutes(services: Services) {
       tags,
       access: enrich,
       body: bulkContactsBody,
-      responses: { 202: { description: 'Job accepted; poll its status', schema: z.object({ jobId: z.uuid() }) }, ...bodyErrors },
+      responses: {
+        202: { description: 'Job accepted; poll its status', schema: z.object({ jobId: z.uuid() }) },
+        ...bodyErrors,
+      },
       handle: ({ caller, body }) => services.enrichment.startBulkContacts(caller, body.contacts),
     }),
     defineRoute({
@@ -194,7 +218,9 @@ export function enrichmentRoutes(services: Services) {
                   found: z.boolean(),
                   contact: contactSchema.nullable(),
                   company: companySchema.nullable(),
-                  error: problem.optional().meta({ description: 'INSUFFICIENT_CREDITS when found after the credits ran out' }),
+                  error: problem
+                    .optional()
+                    .meta({ description: 'INSUFFICIENT_CREDITS when found after the credits ran out' }),
                 }),
               ),
             })
@@ -213,7 +239,10 @@ export function enrichmentRoutes(services: Services) {
       tags,
       access: enrich,
       body: contactReferenceBody,
-      responses: { 202: { description: 'Lookup accepted; poll its result', schema: z.object({ lookupId: z.uuid() }) }, ...bodyErrors },
+      responses: {
+        202: { description: 'Lookup accepted; poll its result', schema: z.object({ lookupId: z.uuid() }) },
+        ...bodyErrors,
+      },
       handle: ({ caller, body }) => services.enrichment.startPhoneLookup(caller, body),
     }),
     defineRoute({

@@ -42,7 +42,9 @@ export function healthRoutes(services: Services) {
         const [postgres, temporalUp, worker] = await Promise.all([
           probe(async () => (await services.db.query('SELECT 1 AS ok'))[0].ok === 1),
           probe(async () => Boolean(temporal && (await temporal.workflowService.getSystemInfo({})))),
-          probe(async () => Boolean(temporal && (await hasRecentPoller(temporal, services.config.TEMPORAL_TASK_QUEUE)))),
+          probe(async () =>
+            Boolean(temporal && (await hasRecentPoller(temporal, services.config.TEMPORAL_TASK_QUEUE))),
+          ),
         ]);
         const state = { postgres, temporal: temporalUp, worker };
         if (!postgres || !temporalUp || !worker) {

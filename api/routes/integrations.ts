@@ -13,21 +13,31 @@ const sequencerParam = z.object({
 
 export const connectBody = z
   .strictObject({
-    apiKey: z.string().trim().min(1).max(1000).meta({ description: "The tool's API key; checked with the tool first, then stored encrypted, never returned" }),
+    apiKey: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .meta({ description: "The tool's API key; checked with the tool first, then stored encrypted, never returned" }),
     label: z
       .string()
       .trim()
       .min(1)
       .max(255)
       .optional()
-      .meta({ description: "A name for this account of the tool; default: the name the tool gives the account, kept when the same key is sent again without one" }),
+      .meta({
+        description:
+          'A name for this account of the tool; default: the name the tool gives the account, kept when the same key is sent again without one',
+      }),
   })
   .meta({ id: 'ConnectIntegration' });
 
 const connectedSchema = z
   .object({
     provider: z.string(),
-    integrationId: z.uuid().describe('Names this account in destinations (`integrationId`) when several of one tool are connected'),
+    integrationId: z
+      .uuid()
+      .describe('Names this account in destinations (`integrationId`) when several of one tool are connected'),
     label: z.string(),
     connected: z.literal(true),
     connectedAt: z.string(),
@@ -48,17 +58,27 @@ const overviewSchema = z
   .meta({ id: 'IntegrationOverview' });
 
 const campaignsQuery = z.object({
-  integrationId: z.string().min(1).max(64).optional().meta({ description: 'Which connected account; required when several of this tool are' }),
+  integrationId: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .meta({ description: 'Which connected account; required when several of this tool are' }),
 });
 
 const campaignsSchema = z
   .object({
-    items: z.array(z.object({ id: z.string(), name: z.string(), status: z.string().describe("The tool's status word, lower case") })),
+    items: z.array(
+      z.object({ id: z.string(), name: z.string(), status: z.string().describe("The tool's status word, lower case") }),
+    ),
   })
   .meta({ id: 'CampaignList' });
 
 const unavailable = {
-  502: { description: 'The tool did not answer usefully: outage, time-out, rate limit (INTEGRATION_UNAVAILABLE)', schema: errorEnvelope },
+  502: {
+    description: 'The tool did not answer usefully: outage, time-out, rate limit (INTEGRATION_UNAVAILABLE)',
+    schema: errorEnvelope,
+  },
 };
 
 export function integrationRoutes(services: Services) {
@@ -78,7 +98,8 @@ export function integrationRoutes(services: Services) {
       method: 'put',
       path: '/api/v1/integrations/{sequencer}',
       operationId: 'connectSequencer',
-      summary: "Connect an email-sequencing tool with its API key (checked with the tool, stored encrypted); the same key again updates the label",
+      summary:
+        'Connect an email-sequencing tool with its API key (checked with the tool, stored encrypted); the same key again updates the label',
       tags,
       access: { kind: 'apiKey', permission: 'write' },
       params: sequencerParam,
@@ -87,9 +108,15 @@ export function integrationRoutes(services: Services) {
       body: connectBody,
       responses: {
         200: { description: 'Connected', schema: connectedSchema },
-        400: { description: 'A CRM or spreadsheet tool, which connects by OAuth in the dashboard (USE_DASHBOARD_OAUTH)', schema: errorEnvelope },
+        400: {
+          description: 'A CRM or spreadsheet tool, which connects by OAuth in the dashboard (USE_DASHBOARD_OAUTH)',
+          schema: errorEnvelope,
+        },
         404: { description: 'No tool of that name (NOT_FOUND)', schema: errorEnvelope },
-        422: { description: 'The tool refused the key (VALIDATION_ERROR on `apiKey`), or an invalid body', schema: errorEnvelope },
+        422: {
+          description: 'The tool refused the key (VALIDATION_ERROR on `apiKey`), or an invalid body',
+          schema: errorEnvelope,
+        },
         ...unavailable,
         ...authErrors,
       },
@@ -106,13 +133,20 @@ export function integrationRoutes(services: Services) {
       query: campaignsQuery,
       responses: {
         200: { description: 'Campaigns', schema: campaignsSchema },
-        400: { description: 'Several accounts of the tool are connected and no `integrationId` names one (INVALID_REQUEST)', schema: errorEnvelope },
-        404: { description: 'No such tool, a tool without campaigns, or an `integrationId` not of this account (NOT_FOUND)', schema: errorEnvelope },
+        400: {
+          description: 'Several accounts of the tool are connected and no `integrationId` names one (INVALID_REQUEST)',
+          schema: errorEnvelope,
+        },
+        404: {
+          description: 'No such tool, a tool without campaigns, or an `integrationId` not of this account (NOT_FOUND)',
+          schema: errorEnvelope,
+        },
         409: { description: 'The tool is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
         ...unavailable,
         ...authErrors,
       },
-      handle: ({ caller, params, query }) => integrations.campaigns(caller.accountId, params.sequencer, query.integrationId),
+      handle: ({ caller, params, query }) =>
+        integrations.campaigns(caller.accountId, params.sequencer, query.integrationId),
     }),
   ];
 }

@@ -5,7 +5,10 @@ import { authErrors, errorEnvelope, pageQuery, uuidParam } from '../schemas/comm
 import { defineRoute, JsonText } from '../route';
 
 export const leadsQuery = pageQuery.extend({
-  since: z.iso.datetime({ offset: true }).optional().meta({ description: 'Keeps leads produced at or after this instant' }),
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .meta({ description: 'Keeps leads produced at or after this instant' }),
 });
 
 const leadSchema = z
@@ -37,7 +40,9 @@ export const leadsPageSchema = z
 const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
 export const funnelQuery = z.object({
-  from: instant.optional().meta({ description: 'Start of the window, inclusive (event time); default 30 days before `to`' }),
+  from: instant
+    .optional()
+    .meta({ description: 'Start of the window, inclusive (event time); default 30 days before `to`' }),
   to: instant.optional().meta({ description: 'End of the window, exclusive (event time); default now' }),
 });
 
@@ -46,7 +51,13 @@ export const funnelSchema = z
     signalId: z.uuid(),
     from: z.string(),
     to: z.string(),
-    candidates: z.number().int().meta({ description: "Events of the signal's kind (watchlist: at a watched company or of a watched person) that occurred in [from, to)" }),
+    candidates: z
+      .number()
+      .int()
+      .meta({
+        description:
+          "Events of the signal's kind (watchlist: at a watched company or of a watched person) that occurred in [from, to)",
+      }),
     stages: z.array(
       z.object({
         filter: z.string().meta({
@@ -87,7 +98,11 @@ export function leadRoutes(services: Services) {
       handle: async ({ caller, params, query }) => {
         const since = query.since ? new Date(query.since) : undefined;
         // Ownership is checked inside the page's query: one round trip per page.
-        const page = await services.leads.ownedPageJson(caller.accountId, params.signalId, { since, limit: query.limit, offset: query.offset });
+        const page = await services.leads.ownedPageJson(caller.accountId, params.signalId, {
+          since,
+          limit: query.limit,
+          offset: query.offset,
+        });
         if (page === null) throw notFound('Signal');
         return new JsonText(page);
       },
@@ -108,7 +123,10 @@ export function leadRoutes(services: Services) {
             'next evaluation produces; the candidates removed by `dailyLeadLimit` and `credits` are deferred, not dropped.',
           schema: funnelSchema,
         },
-        400: { description: 'Invalid `from` or `to`, or `from` not before `to` (INVALID_REQUEST)', schema: errorEnvelope },
+        400: {
+          description: 'Invalid `from` or `to`, or `from` not before `to` (INVALID_REQUEST)',
+          schema: errorEnvelope,
+        },
         404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
         ...authErrors,
       },

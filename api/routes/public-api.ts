@@ -12,5 +12,15 @@ import { searchRoutes } from './search';
 
 /** Every route under /api/v1. Static paths come before `{signalId}` ones so they win the match. */
 export function publicApiRoutes(services: Services): AnyRoute[] {
-  return [...catalogueRoutes(), ...signalRoutes(services), ...leadRoutes(services), ...deliveryRoutes(services), ...watchlistRoutes(services), ...creditRoutes(services), ...integrationRoutes(services), ...enrichmentRoutes(services), ...searchRoutes(services)];
+  return [
+    ...catalogueRoutes(),
+    ...signalRoutes(services),
+    ...leadRoutes(services),
+    ...deliveryRoutes(services),
+    ...watchlistRoutes(services),
+    ...creditRoutes(services),
+    ...integrationRoutes(services),
+    ...enrichmentRoutes(services),
+    ...searchRoutes(services),
+  ];
 }

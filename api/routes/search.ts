@@ -18,7 +18,7 @@ const MAX_VALUES = 200;
 export function splitList(value: string, isName: (candidate: string) => boolean = () => false): string[] {
   const names: string[] = [];
   const parts = value.split(',').map((part) => part.trim());
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     let taken = 1;
     for (let n = Math.min(MAX_PARTS, parts.length - i); n > 1; n--) {
       if (parts.slice(i, i + n).every(Boolean) && isName(parts.slice(i, i + n).join(', '))) {
@@ -49,8 +49,13 @@ const listParameter = (description: string, isName?: (candidate: string) => bool
 const q = z.string().trim().max(200).optional();
 
 const companyFilters = {
-  industryFilters: listParameter('Industry names from GET /api/v1/signals/industries (exact; a category covers its industries)', isKnownIndustry),
-  companySizeFilters: listParameter('Size bands: Self-employed, 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+'),
+  industryFilters: listParameter(
+    'Industry names from GET /api/v1/signals/industries (exact; a category covers its industries)',
+    isKnownIndustry,
+  ),
+  companySizeFilters: listParameter(
+    'Size bands: Self-employed, 1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+',
+  ),
   locations: listParameter('Country, region or city names', (candidate) => resolveLocation(candidate) !== undefined),
 };
 
@@ -68,15 +73,20 @@ export const peopleSearchQuery = pageQuery.extend({
 
 const personSchema = z
   .object({
-    contact: z.looseObject({ first_name: z.string(), last_name: z.string(), title: z.string(), matched_persona: z.string() }).meta({
-      description: 'The contact block; email and phone stay empty (they are the paid lookups)',
-    }),
+    contact: z
+      .looseObject({ first_name: z.string(), last_name: z.string(), title: z.string(), matched_persona: z.string() })
+      .meta({
+        description: 'The contact block; email and phone stay empty (they are the paid lookups)',
+      }),
     company: companySchema,
   })
   .meta({ id: 'PersonSearchItem' });
 
 const errors = {
-  400: { description: 'Unknown size band or persona (INVALID_REQUEST), unrecognised location (INVALID_LOCATION)', schema: errorEnvelope },
+  400: {
+    description: 'Unknown size band or persona (INVALID_REQUEST), unrecognised location (INVALID_LOCATION)',
+    schema: errorEnvelope,
+  },
   ...authErrors,
 };
 
@@ -91,18 +101,25 @@ export function searchRoutes(services: Services) {
       tags: ['search'],
       access: { kind: 'apiKey', permission: 'read' },
       query: companySearchQuery,
-      responses: { 200: { description: 'Companies page', schema: z.object({ items: z.array(companySchema), ...pageEnvelope }) }, ...errors },
+      responses: {
+        200: { description: 'Companies page', schema: z.object({ items: z.array(companySchema), ...pageEnvelope }) },
+        ...errors,
+      },
       handle: ({ caller, query }) => services.search.companies(caller, query),
     }),
     defineRoute({
       method: 'get',
       path: '/api/v1/people/search',
       operationId: 'searchPeople',
-      summary: 'People by name, title or company and the signal filters (personas, titles, industry, size, location); free',
+      summary:
+        'People by name, title or company and the signal filters (personas, titles, industry, size, location); free',
       tags: ['search'],
       access: { kind: 'apiKey', permission: 'read' },
       query: peopleSearchQuery,
-      responses: { 200: { description: 'People page', schema: z.object({ items: z.array(personSchema), ...pageEnvelope }) }, ...errors },
+      responses: {
+        200: { description: 'People page', schema: z.object({ items: z.array(personSchema), ...pageEnvelope }) },
+        ...errors,
+      },
       handle: ({ caller, query }) => services.search.people(caller, query),
     }),
   ];

@@ -18,11 +18,16 @@ const tags = ['signals'];
 const read = { kind: 'apiKey', permission: 'read' } as const;
 const write = { kind: 'apiKey', permission: 'write' } as const;
 const signalParam = uuidParam('signalId');
-const notFound = { 404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope } };
+const notFound = {
+  404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+};
 const writeErrors = {
   400: { description: 'MISSING_REQUIRED_FIELDS, INVALID_LOCATION or INVALID_REQUEST', schema: errorEnvelope },
   402: { description: 'Activating with no credits (INSUFFICIENT_CREDITS)', schema: errorEnvelope },
-  422: { description: 'Schema failure, including a config field that does not exist for the type (VALIDATION_ERROR)', schema: errorEnvelope },
+  422: {
+    description: 'Schema failure, including a config field that does not exist for the type (VALIDATION_ERROR)',
+    schema: errorEnvelope,
+  },
 };
 
 export function signalRoutes(services: Services) {
@@ -54,7 +59,8 @@ export function signalRoutes(services: Services) {
       method: 'post',
       path: '/api/v1/signals/fundraising',
       operationId: 'createFundraisingSignal',
-      summary: 'Create a fundraising signal: rounds announced anywhere in the data (2 credits per lead, +0.5 per email found)',
+      summary:
+        'Create a fundraising signal: rounds announced anywhere in the data (2 credits per lead, +0.5 per email found)',
       tags,
       access: write,
       body: createFundraisingBody,
@@ -65,7 +71,8 @@ export function signalRoutes(services: Services) {
       method: 'post',
       path: '/api/v1/signals/hiring',
       operationId: 'createHiringSignal',
-      summary: 'Create a hiring signal: job postings matching keywords anywhere in the data (2 credits per lead, +0.5 per email found)',
+      summary:
+        'Create a hiring signal: job postings matching keywords anywhere in the data (2 credits per lead, +0.5 per email found)',
       tags,
       access: write,
       body: createHiringBody,
@@ -105,8 +112,14 @@ export function signalRoutes(services: Services) {
       body: updateSignalBody,
       responses: {
         200: { description: 'Updated signal', schema: signalResourceSchema },
-        409: { description: 'Enabling a destination that is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
-        502: { description: "The sequencer could not be asked for its campaigns (INTEGRATION_UNAVAILABLE)", schema: errorEnvelope },
+        409: {
+          description: 'Enabling a destination that is not connected (INTEGRATION_NOT_CONNECTED)',
+          schema: errorEnvelope,
+        },
+        502: {
+          description: 'The sequencer could not be asked for its campaigns (INTEGRATION_UNAVAILABLE)',
+          schema: errorEnvelope,
+        },
         ...writeErrors,
         404: { description: 'Unknown signal or integrationId of another account (NOT_FOUND)', schema: errorEnvelope },
         ...authErrors,
@@ -132,7 +145,12 @@ export function signalRoutes(services: Services) {
       tags,
       access: write,
       params: signalParam,
-      responses: { 200: { description: 'Active signal', schema: signalResourceSchema }, ...writeErrors, ...notFound, ...authErrors },
+      responses: {
+        200: { description: 'Active signal', schema: signalResourceSchema },
+        ...writeErrors,
+        ...notFound,
+        ...authErrors,
+      },
       handle: ({ caller, params }) => signals.setStatus(caller, params.signalId, 'active'),
     }),
     defineRoute({

@@ -7,9 +7,18 @@ import { defineRoute } from '../route';
 
 const tags = ['watchlists'];
 const params = uuidParam('signalId');
-const errors = { 404: { description: 'Unknown signal, or not an account watchlist (NOT_FOUND)', schema: errorEnvelope }, ...authErrors };
+const errors = {
+  404: { description: 'Unknown signal, or not an account watchlist (NOT_FOUND)', schema: errorEnvelope },
+  ...authErrors,
+};
 const watchedCompany = z
-  .object({ id: z.uuid(), name: z.string().nullable(), domain: z.string().nullable(), linkedinUrl: z.string().nullable(), addedAt: z.string() })
+  .object({
+    id: z.uuid(),
+    name: z.string().nullable(),
+    domain: z.string().nullable(),
+    linkedinUrl: z.string().nullable(),
+    addedAt: z.string(),
+  })
   .meta({ id: 'WatchedCompany' });
 
 export function watchlistRoutes(services: Services) {
@@ -28,7 +37,13 @@ export function watchlistRoutes(services: Services) {
       access: { kind: 'apiKey', permission: 'read' },
       params,
       query: pageQuery,
-      responses: { 200: { description: 'Watched companies', schema: z.object({ items: z.array(watchedCompany), ...pageEnvelope }) }, ...errors },
+      responses: {
+        200: {
+          description: 'Watched companies',
+          schema: z.object({ items: z.array(watchedCompany), ...pageEnvelope }),
+        },
+        ...errors,
+      },
       handle: async ({ caller, params, query }) => {
         await watchlistOf(caller.accountId, params.signalId);
         return services.watchlists.list(params.signalId, query);
@@ -46,7 +61,9 @@ export function watchlistRoutes(services: Services) {
       responses: { 200: { description: 'Import result', schema: importResult }, ...errors },
       handle: async ({ caller, params, body }) => {
         await watchlistOf(caller.accountId, params.signalId);
-        const result = await services.db.transaction((tx) => services.watchlists.import(tx, params.signalId, body.companies));
+        const result = await services.db.transaction((tx) =>
+          services.watchlists.import(tx, params.signalId, body.companies),
+        );
         return result;
       },
     }),

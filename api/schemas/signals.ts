@@ -19,7 +19,9 @@ const webhookUrl = z
   .max(2048)
   .nullable()
   .optional()
-  .meta({ description: 'Where each lead is POSTed, signed; optional (read by polling or routed to destinations otherwise)' });
+  .meta({
+    description: 'Where each lead is POSTed, signed; optional (read by polling or routed to destinations otherwise)',
+  });
 const dailyLeadLimit = z.number().int().min(1).max(999_999);
 export const duplicateHandling = z
   .string()
@@ -34,12 +36,18 @@ const creation = {
   status: status.default('draft'),
 };
 
-export const createJobChangesBody = z.strictObject({ ...creation, config: jobChangesConfig }).meta({ id: 'CreateJobChangesSignal' });
+export const createJobChangesBody = z
+  .strictObject({ ...creation, config: jobChangesConfig })
+  .meta({ id: 'CreateJobChangesSignal' });
 export const createAccountWatchlistBody = z
   .strictObject({ ...creation, config: accountWatchlistConfig })
   .meta({ id: 'CreateAccountWatchlistSignal' });
-export const createFundraisingBody = z.strictObject({ ...creation, config: fundraisingConfig }).meta({ id: 'CreateFundraisingSignal' });
-export const createHiringBody = z.strictObject({ ...creation, config: hiringConfig }).meta({ id: 'CreateHiringSignal' });
+export const createFundraisingBody = z
+  .strictObject({ ...creation, config: fundraisingConfig })
+  .meta({ id: 'CreateFundraisingSignal' });
+export const createHiringBody = z
+  .strictObject({ ...creation, config: hiringConfig })
+  .meta({ id: 'CreateHiringSignal' });
 
 export const updateSignalBody = z
   .strictObject({
@@ -48,7 +56,10 @@ export const updateSignalBody = z
     config: z
       .record(z.string(), z.unknown())
       .optional()
-      .meta({ description: "Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field" }),
+      .meta({
+        description:
+          'Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field',
+      }),
     webhookUrl,
     destinations: destinationsPatch.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),
@@ -66,7 +77,13 @@ export const signalListQuery = pageQuery.extend({
 });
 
 const warning = z
-  .object({ code: z.string(), field: z.string(), message: z.string(), severity: z.enum(['info', 'warning']), values: z.array(z.string()) })
+  .object({
+    code: z.string(),
+    field: z.string(),
+    message: z.string(),
+    severity: z.enum(['info', 'warning']),
+    values: z.array(z.string()),
+  })
   .meta({ id: 'SignalWarning' });
 
 export const importResult = z
@@ -99,7 +116,10 @@ export const signalListSchema = z.object({ signals: z.array(signalResourceSchema
 
 export const watchedCompaniesBody = z.strictObject({ companies: companyEntries.min(1) });
 export const removeWatchedCompaniesBody = z
-  .strictObject({ ids: z.array(z.uuid()).max(10_000).optional(), companies: z.array(companyEntry).max(10_000).optional() })
+  .strictObject({
+    ids: z.array(z.uuid()).max(10_000).optional(),
+    companies: z.array(companyEntry).max(10_000).optional(),
+  })
   .refine((b) => (b.ids?.length ?? 0) + (b.companies?.length ?? 0) > 0, 'give ids or companies to remove');
 
 export const signalActivitySchema = z
@@ -107,15 +127,23 @@ export const signalActivitySchema = z
     signalId: z.string().uuid(),
     status: z.enum(['draft', 'active', 'paused']),
     source: z.enum(['workflow', 'database']).meta({
-      description: 'workflow: the live fields come from the signal workflow; database: it did not answer in time, so they are null',
+      description:
+        'workflow: the live fields come from the signal workflow; database: it did not answer in time, so they are null',
     }),
     workflowStatus: z.enum(['active', 'paused', 'credits_exhausted']).nullable(),
     evaluating: z.boolean().nullable(),
     lastEvaluatedAt: z.string().nullable(),
     nextEvaluationAt: z.string().nullable(),
     leadsStartedThisEvaluation: z.number().int().nullable(),
-    leadsBeingDelivered: z.number().int().meta({ description: 'Leads with a route still being sent or waiting for a retry' }),
+    leadsBeingDelivered: z
+      .number()
+      .int()
+      .meta({ description: 'Leads with a route still being sent or waiting for a retry' }),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),
   })
-  .meta({ id: 'SignalActivity', description: 'What the signal is doing now, asked of its workflow; PostgreSQL alone when Temporal cannot answer in time' });
+  .meta({
+    id: 'SignalActivity',
+    description:
+      'What the signal is doing now, asked of its workflow; PostgreSQL alone when Temporal cannot answer in time',
+  });

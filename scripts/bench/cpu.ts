@@ -88,7 +88,8 @@ export type CpuMeters = Record<string, () => number>;
 export function cpuReading(meters: CpuMeters): { since(): Record<string, number> } {
   const start = Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read()]));
   return {
-    since: () => Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read() - (start[name] ?? NaN)])),
+    since: () =>
+      Object.fromEntries(Object.entries(meters).map(([name, read]) => [name, read() - (start[name] ?? NaN)])),
   };
 }
 

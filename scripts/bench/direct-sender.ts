@@ -40,7 +40,9 @@ function post(url: URL, body: Buffer, secret: string): Promise<number> {
 }
 
 async function run(job: Job): Promise<{ sent: number; failed: number; elapsedMs: number }> {
-  const payloads = (JSON.parse(readFileSync(job.payloadsFile, 'utf8')) as string[]).map((text) => Buffer.from(text, 'utf8'));
+  const payloads = (JSON.parse(readFileSync(job.payloadsFile, 'utf8')) as string[]).map((text) =>
+    Buffer.from(text, 'utf8'),
+  );
   const url = new URL(job.url);
   let next = 0;
   let sent = 0;

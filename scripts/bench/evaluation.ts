@@ -21,7 +21,14 @@ const RUNS = 5;
 /** produceBatch's batch: the evaluation asks for at most this many candidates. */
 const BATCH = 100;
 const COUNTRIES = ['US', 'GB', 'DE', 'FR', 'CA'];
-const INDUSTRIES = ['Software Development', 'Financial Services', 'Hospitals and Health Care', 'Retail', 'Manufacturing', 'Education'];
+const INDUSTRIES = [
+  'Software Development',
+  'Financial Services',
+  'Hospitals and Health Care',
+  'Retail',
+  'Manufacturing',
+  'Education',
+];
 /** Left out of the generated people, so a signal asking for it matches nothing. */
 const ABSENT_PERSONA = 'General Counsel';
 
@@ -61,7 +68,13 @@ async function load(db: PgClient, rows: number, companies: number, log: (line: s
   return performance.now() - started;
 }
 
-async function insertRows(db: PgClient, rows: number, companies: number, personas: string[], log: (line: string) => void): Promise<void> {
+async function insertRows(
+  db: PgClient,
+  rows: number,
+  companies: number,
+  personas: string[],
+  log: (line: string) => void,
+): Promise<void> {
   await db.query(
     `INSERT INTO companies (id, name, name_key, domain, linkedin_url, industry, employee_count, size_band, hq_country_code, hq_city,
                             description, company_type, founded_year, tech_stack)
@@ -92,14 +105,21 @@ async function insertRows(db: PgClient, rows: number, companies: number, persona
        FROM generate_series($1::int, $2::int) g`,
       [from, to, companies],
     );
-    if ((to + 1) % 200_000 === 0 || to + 1 === rows) log(`  ${(to + 1).toLocaleString('en-US')} people and events stored`);
+    if ((to + 1) % 200_000 === 0 || to + 1 === rows)
+      log(`  ${(to + 1).toLocaleString('en-US')} people and events stored`);
   }
 }
 
 /** The candidate query exactly as `findCandidates` builds it, for EXPLAIN. */
 function candidateQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
   const plan = evaluationPlan(signal, now);
-  const where = [plan.kind, plan.watched, ...plan.filters.map((filter) => filter.sql), `NOT ${plan.isLead}`, plan.subjectAllowed];
+  const where = [
+    plan.kind,
+    plan.watched,
+    ...plan.filters.map((filter) => filter.sql),
+    `NOT ${plan.isLead}`,
+    plan.subjectAllowed,
+  ];
   const { args } = plan;
   const sql = `SELECT ${CANDIDATE_COLUMNS}
       FROM ${plan.from}
@@ -120,7 +140,11 @@ export async function runEvaluation(
   const variants: Array<{ name: string; config: Record<string, unknown> }> = [
     {
       name: 'typical filters (persona, size, country)',
-      config: { jobTitles: ['Chief Technology Officer'], companySizeFilters: ['51-200', '201-500'], locations: ['United States'] },
+      config: {
+        jobTitles: ['Chief Technology Officer'],
+        companySizeFilters: ['51-200', '201-500'],
+        locations: ['United States'],
+      },
     },
     { name: 'one persona', config: { jobTitles: ['Chief Technology Officer'] } },
     { name: 'nothing matches (whole window read)', config: { jobTitles: [ABSENT_PERSONA] } },
@@ -136,7 +160,12 @@ export async function runEvaluation(
         201,
         call(`${stack.apiUrl}/api/v1/signals/job-changes`, {
           token: account.apiKey,
-          body: { name: `Bench evaluation: ${variant.name}`, config: variant.config, status: 'draft', dailyLeadLimit: 999_999 },
+          body: {
+            name: `Bench evaluation: ${variant.name}`,
+            config: variant.config,
+            status: 'draft',
+            dailyLeadLimit: 999_999,
+          },
         }),
       );
       const signal = (await dataSource.getRepository(Signal).findOneBy({ id: created.id })) as Signal;

@@ -28,7 +28,8 @@ export async function call<T = any>(
 /** The answer's body when its status is the expected one; otherwise an error that quotes it. */
 export async function expectStatus<T = any>(what: string, status: number, answer: Promise<Answer<T>>): Promise<T> {
   const got = await answer;
-  if (got.status !== status) throw new Error(`${what}: expected ${status}, got ${got.status}: ${got.text.slice(0, 500)}`);
+  if (got.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${got.status}: ${got.text.slice(0, 500)}`);
   return got.body;
 }
 
@@ -40,8 +41,17 @@ export interface BenchAccount {
 }
 
 /** An account with credits and a key, made through the operator API. */
-export async function createAccount(apiUrl: string, adminToken: string, name: string, credits: number): Promise<BenchAccount> {
-  const account = await expectStatus('create account', 201, call(`${apiUrl}/admin/v1/accounts`, { token: adminToken, body: { name, credits } }));
+export async function createAccount(
+  apiUrl: string,
+  adminToken: string,
+  name: string,
+  credits: number,
+): Promise<BenchAccount> {
+  const account = await expectStatus(
+    'create account',
+    201,
+    call(`${apiUrl}/admin/v1/accounts`, { token: adminToken, body: { name, credits } }),
+  );
   const key = await expectStatus(
     'create API key',
     201,
@@ -51,7 +61,11 @@ export async function createAccount(apiUrl: string, adminToken: string, name: st
 }
 
 /** Runs `work` over `items` with at most `limit` at once. */
-export async function eachWithin<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function eachWithin<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length) {

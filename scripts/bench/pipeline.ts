@@ -11,7 +11,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as PgClient } from 'pg';
-import { signalWorkflowId, signalStateQuery as stateQuery, type SignalWorkflowState } from '../../src/temporal/contract';
+import {
+  signalWorkflowId,
+  signalStateQuery as stateQuery,
+  type SignalWorkflowState,
+} from '../../src/temporal/contract';
 import type { CeilingRun, CeilingWorker } from './ceiling';
 import { waitForQuiet } from './ceiling';
 import { call, createAccount, expectStatus } from './http';

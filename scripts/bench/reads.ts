@@ -95,7 +95,12 @@ function payloadTemplate(signal: { id: string; name: string }): string {
     country_code: 'US',
     subject_key: 'person:bench-reads-person',
   };
-  const payload = buildLeadPayload('__LEAD_ID__', new Date(0), { id: signal.id, name: signal.name, signalTypeId: 'job_changes', getPhones: false }, candidate);
+  const payload = buildLeadPayload(
+    '__LEAD_ID__',
+    new Date(0),
+    { id: signal.id, name: signal.name, signalTypeId: 'job_changes', getPhones: false },
+    candidate,
+  );
   return JSON.stringify(payload).replace(new Date(0).toISOString(), '__CREATED_AT__');
 }
 
@@ -111,7 +116,9 @@ export async function loadLeads(stack: BenchStack, db: PgClient, count: number, 
     }),
   );
   const started = performance.now();
-  await db.query(`INSERT INTO companies (id, name, name_key) VALUES ('bench-reads-co', 'Acme Analytics', 'acme analytics') ON CONFLICT DO NOTHING`);
+  await db.query(
+    `INSERT INTO companies (id, name, name_key) VALUES ('bench-reads-co', 'Acme Analytics', 'acme analytics') ON CONFLICT DO NOTHING`,
+  );
   // Events older than any job-change window, so no signal ever evaluates them.
   await db.query(
     `INSERT INTO events (id, type, occurred_at, company_id)
@@ -146,7 +153,12 @@ interface Round extends CannonResult {
   cpu: Record<string, number>;
 }
 
-async function fire(url: string, headers: Record<string, string>, seconds: number, meters: CpuMeters = {}): Promise<Round> {
+async function fire(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  meters: CpuMeters = {},
+): Promise<Round> {
   const cpu = cpuReading(meters);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   return { ...result, cpu: cpu.since() };
@@ -179,7 +191,10 @@ export async function runReads(
   log(`  ${options.leads.toLocaleString('en-US')} leads loaded in ${(loadMs / 1000).toFixed(1)} s`);
 
   const port = await findFreePort();
-  const bare = stack.forkHelper('bare handler', path.join(__dirname, 'bare-leads-server.js'), { DATABASE_URL: stack.databaseUrl, PORT: String(port) });
+  const bare = stack.forkHelper('bare handler', path.join(__dirname, 'bare-leads-server.js'), {
+    DATABASE_URL: stack.databaseUrl,
+    PORT: String(port),
+  });
   await new Promise<void>((resolve, reject) => {
     bare.child.once('message', () => resolve());
     bare.child.once('exit', (code) => reject(new Error(`the bare handler exited (code ${code})`)));
@@ -190,17 +205,25 @@ export async function runReads(
     const auth = { Authorization: `Bearer ${account.apiKey}` };
 
     // Both answer the same page: the service's first 25 leads are the bare handler's.
-    const page = await call<{ total: number; leads: Array<{ contact: { lead_id: string } }> }>(serviceUrl, { token: account.apiKey });
+    const page = await call<{ total: number; leads: Array<{ contact: { lead_id: string } }> }>(serviceUrl, {
+      token: account.apiKey,
+    });
     const barePage = await call<{ leads: Array<{ contact: { lead_id: string } }> }>(bareUrl);
-    if (page.status !== 200 || page.body.total !== options.leads) throw new Error(`unexpected leads page: ${page.status} ${page.text.slice(0, 300)}`);
+    if (page.status !== 200 || page.body.total !== options.leads)
+      throw new Error(`unexpected leads page: ${page.status} ${page.text.slice(0, 300)}`);
     const ids = (p: { leads: Array<{ contact: { lead_id: string } }> }) => p.leads.map((l) => l.contact.lead_id).join();
-    if (ids(page.body) !== ids(barePage.body)) throw new Error('the service and the bare handler answered different pages');
+    if (ids(page.body) !== ids(barePage.body))
+      throw new Error('the service and the bare handler answered different pages');
 
     await fire(serviceUrl, auth, options.warmupSeconds);
     await fire(bareUrl, {}, options.warmupSeconds);
     const service: Round[] = [];
     const reference: Round[] = [];
-    const { 'Temporal server': _temporal, worker: _worker, ...meters } = stack.cpuMeters({ 'bare handler': bare.child.pid });
+    const {
+      'Temporal server': _temporal,
+      worker: _worker,
+      ...meters
+    } = stack.cpuMeters({ 'bare handler': bare.child.pid });
     void _temporal;
     void _worker;
     // Alternating rounds, so a burst of load from elsewhere on the machine hits both alike.

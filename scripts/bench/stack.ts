@@ -147,7 +147,10 @@ export class BenchStack {
 
   /** Starts a worker and waits until it polls both task queues (its identity carries its pid). */
   async startWorker(): Promise<ServiceProcess> {
-    const worker = this.spawnService('worker', path.join(DIST, 'worker', 'main.js'), [...WORKER_NODE_FLAGS, ...(this.options.workerNodeArgs ?? [])]);
+    const worker = this.spawnService('worker', path.join(DIST, 'worker', 'main.js'), [
+      ...WORKER_NODE_FLAGS,
+      ...(this.options.workerNodeArgs ?? []),
+    ]);
     this.worker = worker;
     this.parts.push(worker);
     const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -156,7 +159,10 @@ export class BenchStack {
     for (;;) {
       if (exited) throw new Error('the worker exited during start-up');
       if (Date.now() > deadline) throw new Error(`the worker did not poll within ${READY_TIMEOUT_MS / 1000}s`);
-      if ((await this.isPolling(worker.pid, this.taskQueue)) && (await this.isPolling(worker.pid, `${this.taskQueue}-deliveries`))) {
+      if (
+        (await this.isPolling(worker.pid, this.taskQueue)) &&
+        (await this.isPolling(worker.pid, `${this.taskQueue}-deliveries`))
+      ) {
         return worker;
       }
       await sleep(250);
@@ -218,8 +224,18 @@ export class BenchStack {
    * A bench helper process (ceiling worker, direct sender, bare handler) with an IPC channel,
    * stopped with the stack if the section does not stop it first.
    */
-  forkHelper(name: string, script: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): { child: ChildProcess; stop(): Promise<void> } {
-    const child = fork(script, [], { env: { ...process.env, ...env }, cwd: ROOT, execArgv: nodeArgs, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+  forkHelper(
+    name: string,
+    script: string,
+    env: NodeJS.ProcessEnv = {},
+    nodeArgs: string[] = [],
+  ): { child: ChildProcess; stop(): Promise<void> } {
+    const child = fork(script, [], {
+      env: { ...process.env, ...env },
+      cwd: ROOT,
+      execArgv: nodeArgs,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
     const killOnExit = () => child.kill('SIGKILL');
     process.on('exit', killOnExit);
     prefixLines(child, name, this.options.log, () => this.closing);

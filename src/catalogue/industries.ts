@@ -258,7 +258,7 @@ const TAXONOMY: Readonly<Record<string, readonly string[]>> = {
     'Lime and Gypsum Products Manufacturing',
     'Leather Product Manufacturing',
     'Footwear Manufacturing',
-    'Women\'s Handbag Manufacturing',
+    "Women's Handbag Manufacturing",
     'Machinery Manufacturing',
     'Agriculture, Construction, Mining Machinery Manufacturing',
     'Automation Machinery Manufacturing',

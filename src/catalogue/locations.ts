@@ -77,8 +77,36 @@ export interface GazetteerCity {
 
 // Markets first: an ambiguous name goes to the country where a B2B buyer most likely means it.
 const COUNTRY_PREFERENCE = [
-  'US', 'GB', 'CA', 'AU', 'DE', 'FR', 'IN', 'NL', 'ES', 'IT', 'IE', 'SE', 'CH', 'BE', 'SG', 'IL', 'AE',
-  'JP', 'BR', 'MX', 'NZ', 'DK', 'NO', 'FI', 'AT', 'PL', 'PT', 'ZA', 'KR', 'CN',
+  'US',
+  'GB',
+  'CA',
+  'AU',
+  'DE',
+  'FR',
+  'IN',
+  'NL',
+  'ES',
+  'IT',
+  'IE',
+  'SE',
+  'CH',
+  'BE',
+  'SG',
+  'IL',
+  'AE',
+  'JP',
+  'BR',
+  'MX',
+  'NZ',
+  'DK',
+  'NO',
+  'FI',
+  'AT',
+  'PL',
+  'PT',
+  'ZA',
+  'KR',
+  'CN',
 ];
 const PREFERENCE_RANK: ReadonlyMap<string, number> = new Map(COUNTRY_PREFERENCE.map((code, i) => [code, i]));
 const preferenceOf = (countryCode: string) => PREFERENCE_RANK.get(countryCode) ?? COUNTRY_PREFERENCE.length;
@@ -571,7 +599,11 @@ function placeRank(place: Place): number {
 }
 
 function placeCountry(place: Place): string {
-  return place.kind === 'country' ? place.country.code : place.kind === 'region' ? place.region.countryCode : place.city.countryCode;
+  return place.kind === 'country'
+    ? place.country.code
+    : place.kind === 'region'
+      ? place.region.countryCode
+      : place.city.countryCode;
 }
 
 function placeRegionCode(place: Place): string {
@@ -607,8 +639,10 @@ function qualifierFor(key: string): Qualifier | undefined {
   const qualifier: Qualifier = { countries: new Set(), regions: new Set() };
   const country = countryIndex().byKey.get(key);
   if (country) qualifier.countries.add(country.code);
-  for (const region of index.regionsByKey.get(key) ?? []) qualifier.regions.add(regionKey(region.countryCode, region.code));
-  for (const region of index.regionsByCodeKey.get(key) ?? []) qualifier.regions.add(regionKey(region.countryCode, region.code));
+  for (const region of index.regionsByKey.get(key) ?? [])
+    qualifier.regions.add(regionKey(region.countryCode, region.code));
+  for (const region of index.regionsByCodeKey.get(key) ?? [])
+    qualifier.regions.add(regionKey(region.countryCode, region.code));
   return qualifier.countries.size || qualifier.regions.size ? qualifier : undefined;
 }
 
@@ -703,7 +737,12 @@ function compareSuggestions(a: Suggestion, b: Suggestion): number {
 function labelFor(place: Place): string {
   const bare = placeName(place);
   const resolved = findPlace(bare);
-  if (resolved && placeCountry(resolved) === placeCountry(place) && placeRegionCode(resolved) === placeRegionCode(place) && resolved.kind === place.kind) {
+  if (
+    resolved &&
+    placeCountry(resolved) === placeCountry(place) &&
+    placeRegionCode(resolved) === placeRegionCode(place) &&
+    resolved.kind === place.kind
+  ) {
     return bare;
   }
   return toResolved(bare, place).name;
@@ -717,14 +756,20 @@ function nameSuggestions(folded: string, includeCities: boolean): Suggestion[] {
 
   for (const [key, country] of countries.suggestionKeys) {
     const distance = boundedEditDistance(folded, key, tolerance);
-    if (distance <= tolerance) found.push({ label: country.name, distance, rank: 0, preference: preferenceOf(country.code) });
+    if (distance <= tolerance)
+      found.push({ label: country.name, distance, rank: 0, preference: preferenceOf(country.code) });
   }
   for (const [key, regions] of index.regionsByKey) {
     const distance = boundedEditDistance(folded, key, tolerance);
     if (distance > tolerance) continue;
     for (const region of regions) {
       const place: Place = { kind: 'region', region };
-      found.push({ label: labelFor(place), distance, rank: placeRank(place), preference: preferenceOf(region.countryCode) });
+      found.push({
+        label: labelFor(place),
+        distance,
+        rank: placeRank(place),
+        preference: preferenceOf(region.countryCode),
+      });
     }
   }
   if (includeCities) {
@@ -734,7 +779,12 @@ function nameSuggestions(folded: string, includeCities: boolean): Suggestion[] {
         if (distance > tolerance) continue;
         const place = bestPlace(key, []);
         if (!place) continue;
-        found.push({ label: labelFor(place), distance, rank: placeRank(place), preference: preferenceOf(placeCountry(place)) });
+        found.push({
+          label: labelFor(place),
+          distance,
+          rank: placeRank(place),
+          preference: preferenceOf(placeCountry(place)),
+        });
       }
     }
   }
@@ -772,13 +822,18 @@ function topLabels(found: Suggestion[], limit: number): string[] {
 
 /** Near misses for an input that does not resolve, best first; empty when nothing is close. */
 export function suggestLocations(input: string): string[] {
-  const parts = input.split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = input
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (parts.length === 0) return [];
   if (parts.length === 1) return topLabels(nameSuggestions(foldText(parts[0]), true), MAX_SUGGESTIONS);
 
   // "Pariss, France" or "Paris, Frnace": fix each part on its own, then keep the combinations that resolve.
   const [head, ...qualifiers] = parts;
-  const headOptions = findPlace(head) ? [head] : topLabels(nameSuggestions(foldText(head), true), 3).map((label) => label.split(',')[0]);
+  const headOptions = findPlace(head)
+    ? [head]
+    : topLabels(nameSuggestions(foldText(head), true), 3).map((label) => label.split(',')[0]);
   const qualifierOptions = qualifiers.map((part) =>
     qualifierFor(foldText(part)) ? [part] : topLabels(nameSuggestions(foldText(part), false), 3),
   );
@@ -851,7 +906,12 @@ export function locationMatches(location: ResolvedLocation, person: PersonLocati
     if (person.city && regionsOfCity(countryCode, person.city).has(regionCode)) return true;
     if (person.location) {
       const resolved = resolveLocation(person.location);
-      if (resolved && resolved.kind !== 'country' && resolved.countryCode === countryCode && resolved.regionCode === regionCode) {
+      if (
+        resolved &&
+        resolved.kind !== 'country' &&
+        resolved.countryCode === countryCode &&
+        resolved.regionCode === regionCode
+      ) {
         return true;
       }
     }

@@ -79,10 +79,16 @@ const SENIORITY_WORDS: readonly [RegExp, Seniority][] = [
   [/\b(manager|lead|team lead)\b/i, 'manager'],
 ];
 
-export function jobPostingProfile(title: string | null | undefined, location: string | null | undefined): JobPostingProfile {
+export function jobPostingProfile(
+  title: string | null | undefined,
+  location: string | null | undefined,
+): JobPostingProfile {
   const persona = title ? matchPersona(title) : undefined;
-  const department = persona?.department ?? (title ? (DEPARTMENT_WORDS.find(([words]) => words.test(title))?.[1] ?? null) : null);
-  const seniority = persona?.seniority ?? (title ? (SENIORITY_WORDS.find(([words]) => words.test(title))?.[1] ?? 'individual_contributor') : null);
+  const department =
+    persona?.department ?? (title ? (DEPARTMENT_WORDS.find(([words]) => words.test(title))?.[1] ?? null) : null);
+  const seniority =
+    persona?.seniority ??
+    (title ? (SENIORITY_WORDS.find(([words]) => words.test(title))?.[1] ?? 'individual_contributor') : null);
   const place = location ? resolveLocation(location) : undefined;
   return {
     department,

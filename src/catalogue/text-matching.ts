@@ -68,7 +68,13 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
       let value = rows[prev + j - 1] + (ca === cb ? 0 : 1);
       if (rows[prev + j] + 1 < value) value = rows[prev + j] + 1;
       if (rows[current + j - 1] + 1 < value) value = rows[current + j - 1] + 1;
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb && rows[prevPrev + j - 2] + 1 < value) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        ca === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === cb &&
+        rows[prevPrev + j - 2] + 1 < value
+      ) {
         value = rows[prevPrev + j - 2] + 1;
       }
       rows[current + j] = value;

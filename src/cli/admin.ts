@@ -28,7 +28,10 @@ function adminToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const file = resolve(process.cwd(), '.data/admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  throw fail('NO_ADMIN_TOKEN', 'Set ADMIN_TOKEN or run from the project directory after a first `npm start` (it stores .data/admin-token)');
+  throw fail(
+    'NO_ADMIN_TOKEN',
+    'Set ADMIN_TOKEN or run from the project directory after a first `npm start` (it stores .data/admin-token)',
+  );
 }
 
 type RequestBody = NonNullable<RequestInit['body']>;
@@ -57,7 +60,10 @@ async function request(method: string, path: string, body?: unknown | Body): Pro
     // `duplex` lets a file stream be the body without buffering it.
     response = await fetch(`${baseUrl()}${path}`, { method, headers, body: content, duplex: 'half' } as RequestInit);
   } catch (err) {
-    throw fail('UNREACHABLE', `No answer from ${baseUrl()} (${(err as Error).cause ?? (err as Error).message}); is the service running?`);
+    throw fail(
+      'UNREACHABLE',
+      `No answer from ${baseUrl()} (${(err as Error).cause ?? (err as Error).message}); is the service running?`,
+    );
   }
   const text = await response.text();
   let parsed: unknown = text ? undefined : { ok: true };
@@ -115,7 +121,9 @@ const COMMANDS: Record<string, Command> = {
     summary: 'add credits (multiples of 0.5) to an account',
     run: ([accountId, amount]) => {
       if (!amount) throw fail('USAGE', 'missing amount', 2);
-      return request('POST', `/admin/v1/accounts/${id(accountId, 'accountId')}/credits`, { amount: number(amount, 'amount') });
+      return request('POST', `/admin/v1/accounts/${id(accountId, 'accountId')}/credits`, {
+        amount: number(amount, 'amount'),
+      });
     },
   },
   'create-key': {
@@ -124,7 +132,10 @@ const COMMANDS: Record<string, Command> = {
     run: ([accountId], flags) =>
       request('POST', `/admin/v1/accounts/${id(accountId, 'accountId')}/api-keys`, {
         name: flags.name,
-        permissions: flags.permissions?.split(',').map((p) => p.trim()).filter(Boolean),
+        permissions: flags.permissions
+          ?.split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
       }),
   },
   'revoke-key': {
@@ -199,7 +210,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => (process.exitCode = code),
   (err) => {
-    console.error(JSON.stringify({ error: { code: 'CLI_ERROR', message: String((err as Error).stack ?? err) } }, null, 2));
+    console.error(
+      JSON.stringify({ error: { code: 'CLI_ERROR', message: String((err as Error).stack ?? err) } }, null, 2),
+    );
     process.exitCode = 1;
   },
 );

@@ -20,7 +20,18 @@ import { FundraisingAndHiring1732240800000 } from './migrations/1732240800000-fu
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, Signal, WatchedCompany];
-export const migrations = [Foundation1732240000000, Signals1732240100000, LeadProduction1732240200000, Deliveries1732240300000, Integrations1732240400000, Enrichment1732240500000, WebhookEndpoints1732240550000, EvaluationIndexes1732240600000, MembersAndSessions1732240700000, FundraisingAndHiring1732240800000];
+export const migrations = [
+  Foundation1732240000000,
+  Signals1732240100000,
+  LeadProduction1732240200000,
+  Deliveries1732240300000,
+  Integrations1732240400000,
+  Enrichment1732240500000,
+  WebhookEndpoints1732240550000,
+  EvaluationIndexes1732240600000,
+  MembersAndSessions1732240700000,
+  FundraisingAndHiring1732240800000,
+];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
 class Database extends DataSource {

@@ -17,7 +17,8 @@ export interface Statement {
 const JSON_OID = 114;
 const asIs = (value: string) => value;
 const jsonAsText = {
-  getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === JSON_OID ? asIs : types.getTypeParser(oid, format)),
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === JSON_OID ? asIs : types.getTypeParser(oid, format),
 } as CustomTypesConfig;
 
 /**

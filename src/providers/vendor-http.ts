@@ -79,10 +79,13 @@ export async function vendorRequest(call: VendorCall): Promise<VendorReply> {
     const text = await readCapped(reply.body);
     return { status: reply.statusCode, headers: reply.headers, body: parseBody(text) };
   } catch (error) {
-    throw new OutboundHttpError(`${call.vendor} ${call.operation} failed: ${describeNetworkError(error, timeoutMs, call.secrets)}`, {
-      vendor: call.vendor,
-      permanent: false,
-    });
+    throw new OutboundHttpError(
+      `${call.vendor} ${call.operation} failed: ${describeNetworkError(error, timeoutMs, call.secrets)}`,
+      {
+        vendor: call.vendor,
+        permanent: false,
+      },
+    );
   }
 }
 

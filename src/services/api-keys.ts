@@ -74,7 +74,10 @@ export class ApiKeys {
    */
   private noteUse(keyId: string): void {
     this.db
-      .query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [keyId])
+      .query(
+        `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+        [keyId],
+      )
       .catch(() => undefined);
   }
 
@@ -111,7 +114,9 @@ export class ApiKeys {
   }
 
   async revoke(keyId: string): Promise<void> {
-    const result = await this.db.getRepository(ApiKey).update({ id: keyId, revokedAt: IsNull() }, { revokedAt: new Date() });
+    const result = await this.db
+      .getRepository(ApiKey)
+      .update({ id: keyId, revokedAt: IsNull() }, { revokedAt: new Date() });
     if (!result.affected) {
       const exists = await this.db.getRepository(ApiKey).existsBy({ id: keyId });
       if (!exists) throw notFound('API key');

@@ -84,7 +84,11 @@ export class Credits {
    * 'insufficient' leaves no ledger row when the balance cannot cover the new ones together.
    * Charges already in the ledger (same idempotency key) are not charged again.
    */
-  async chargeAll(tx: EntityManager, accountId: string, charges: Omit<Charge, 'accountId'>[]): Promise<'charged' | 'insufficient'> {
+  async chargeAll(
+    tx: EntityManager,
+    accountId: string,
+    charges: Omit<Charge, 'accountId'>[],
+  ): Promise<'charged' | 'insufficient'> {
     if (charges.length === 0) return 'charged';
     const inserted: { id: string }[] = await tx.query(
       `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
@@ -123,7 +127,14 @@ export class Credits {
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (idempotency_key) DO NOTHING
        RETURNING id`,
-      [entry.accountId, entry.credits, entry.operation, entry.signalId ?? null, entry.leadId ?? null, entry.idempotencyKey],
+      [
+        entry.accountId,
+        entry.credits,
+        entry.operation,
+        entry.signalId ?? null,
+        entry.leadId ?? null,
+        entry.idempotencyKey,
+      ],
     );
     if (inserted.length === 0) return 'already_charged';
     const [, updated] = await tx.query(

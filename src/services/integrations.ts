@@ -88,7 +88,13 @@ export class Integrations {
     // A key of its own (derived, not SECRETS_KEY itself), so the fingerprint column alone can
     // neither confirm a guessed vendor key nor help against the sealed values.
     this.fingerprintKey = Buffer.from(
-      hkdfSync('sha256', Buffer.from(config.SECRETS_KEY, 'base64'), Buffer.alloc(0), 'integration api key fingerprint', 32),
+      hkdfSync(
+        'sha256',
+        Buffer.from(config.SECRETS_KEY, 'base64'),
+        Buffer.alloc(0),
+        'integration api key fingerprint',
+        32,
+      ),
     );
   }
 
@@ -96,7 +102,11 @@ export class Integrations {
   sequencer(provider: SequencerName): Sequencer {
     return createSequencer(
       provider,
-      { lemlist: this.config.LEMLIST_API_URL, instantly: this.config.INSTANTLY_API_URL, smartlead: this.config.SMARTLEAD_API_URL },
+      {
+        lemlist: this.config.LEMLIST_API_URL,
+        instantly: this.config.INSTANTLY_API_URL,
+        smartlead: this.config.SMARTLEAD_API_URL,
+      },
       { timeoutMs: this.config.WEBHOOK_TIMEOUT_MS },
     );
   }
@@ -125,9 +135,22 @@ export class Integrations {
        ON CONFLICT (account_id, provider, api_key_sha256)
          DO UPDATE SET label = coalesce($3, integrations.label), updated_at = now()
        RETURNING id, label, connected_at`,
-      [accountId, provider, label, check.accountLabel ?? DISPLAY_NAMES[provider], this.secrets.seal(apiKey), this.fingerprint(apiKey)],
+      [
+        accountId,
+        provider,
+        label,
+        check.accountLabel ?? DISPLAY_NAMES[provider],
+        this.secrets.seal(apiKey),
+        this.fingerprint(apiKey),
+      ],
     );
-    return { provider, integrationId: row.id, label: row.label, connected: true, connectedAt: new Date(row.connected_at).toISOString() };
+    return {
+      provider,
+      integrationId: row.id,
+      label: row.label,
+      connected: true,
+      connectedAt: new Date(row.connected_at).toISOString(),
+    };
   }
 
   /** Every tool, connected or not; CRMs come from the dashboard's (for now the operator's) OAuth connections. */
@@ -144,7 +167,11 @@ export class Integrations {
       isSequencerName(provider)
         ? sequencers
             .filter((row) => row.provider === provider)
-            .map((row) => ({ integrationId: row.id, label: row.label, connectedAt: new Date(row.connected_at).toISOString() }))
+            .map((row) => ({
+              integrationId: row.id,
+              label: row.label,
+              connectedAt: new Date(row.connected_at).toISOString(),
+            }))
         : crms
             .filter((row) => row.provider === provider)
             .map((row) => ({
@@ -168,7 +195,10 @@ export class Integrations {
   /** `GET /api/v1/integrations/{sequencer}/campaigns`, straight from the vendor. */
   async campaigns(accountId: string, name: string, integrationId?: string): Promise<{ items: SequencerCampaign[] }> {
     const provider = requireSequencerName(name, 'campaigns');
-    const row = await this.resolve(accountId, provider, integrationId, { integrationId: 'integrationId', campaignId: 'campaignId' });
+    const row = await this.resolve(accountId, provider, integrationId, {
+      integrationId: 'integrationId',
+      campaignId: 'campaignId',
+    });
     return { items: await this.listCampaigns(provider, row) };
   }
 
@@ -239,7 +269,11 @@ export class Integrations {
     if (rows.length > 1) {
       throw invalidRequest(
         `${rows.length} ${DISPLAY_NAMES[provider]} accounts are connected; name one with ${fields.integrationId} (ids in GET /api/v1/integrations)`,
-        { details: [{ field: fields.integrationId, message: 'required when several accounts of this tool are connected' }] },
+        {
+          details: [
+            { field: fields.integrationId, message: 'required when several accounts of this tool are connected' },
+          ],
+        },
       );
     }
     return rows[0] as IntegrationRow;
@@ -268,11 +302,23 @@ export function requireSequencerName(name: string, purpose: 'connect' | 'campaig
   if ((CRM_PROVIDERS as readonly string[]).includes(name)) {
     const display = DISPLAY_NAMES[name as CrmProvider];
     if (purpose === 'connect') {
-      throw new AppError(400, 'USE_DASHBOARD_OAUTH', `${display} connects once by OAuth in the dashboard, not with an API key`);
+      throw new AppError(
+        400,
+        'USE_DASHBOARD_OAUTH',
+        `${display} connects once by OAuth in the dashboard, not with an API key`,
+      );
     }
-    throw new AppError(404, 'NOT_FOUND', `${display} has no campaigns; campaigns belong to ${SEQUENCER_NAMES.join(', ')}`);
+    throw new AppError(
+      404,
+      'NOT_FOUND',
+      `${display} has no campaigns; campaigns belong to ${SEQUENCER_NAMES.join(', ')}`,
+    );
   }
-  throw new AppError(404, 'NOT_FOUND', `No integration named "${name.slice(0, 64)}"; sequencers are ${SEQUENCER_NAMES.join(', ')}`);
+  throw new AppError(
+    404,
+    'NOT_FOUND',
+    `No integration named "${name.slice(0, 64)}"; sequencers are ${SEQUENCER_NAMES.join(', ')}`,
+  );
 }
 
 /**

@@ -83,14 +83,17 @@ export class Search {
     const args: unknown[] = [];
     const where = [...companyFilters(query, args)];
     for (const name of query.jobTitles ?? []) {
-      if (!isKnownPersona(name)) throw invalidRequest(`jobTitles: "${name}" is not a persona name from GET /api/v1/personas`);
+      if (!isKnownPersona(name))
+        throw invalidRequest(`jobTitles: "${name}" is not a persona name from GET /api/v1/personas`);
     }
     if (query.jobTitles?.length || query.customTitles?.length) {
       where.push(titleClause({ jobTitles: query.jobTitles, customTitles: query.customTitles }, args));
     }
     if (query.q?.trim()) {
       const pattern = `$${args.push(containsPattern(query.q))}`;
-      where.push(`((p.first_name || ' ' || p.last_name) ILIKE ${pattern} OR p.title ILIKE ${pattern} OR c.name ILIKE ${pattern})`);
+      where.push(
+        `((p.first_name || ' ' || p.last_name) ILIKE ${pattern} OR p.title ILIKE ${pattern} OR c.name ILIKE ${pattern})`,
+      );
     }
     const from = `people p JOIN companies c ON c.id = p.company_id`;
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
@@ -100,7 +103,10 @@ export class Search {
        ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, limit, offset],
     );
-    const items = rows.map((row) => ({ contact: contactFields(row, { email: '', phone: '' }), company: companyBlock(row) }));
+    const items = rows.map((row) => ({
+      contact: contactFields(row, { email: '', phone: '' }),
+      company: companyBlock(row),
+    }));
     return page(items, total, limit, offset);
   }
 }
@@ -112,17 +118,26 @@ function companyFilters(query: CompanySearchQuery, args: unknown[], place?: Plac
   if (query.companySizeFilters?.length) {
     const problems: FieldProblem[] = query.companySizeFilters
       .filter((band) => !isCompanySizeBand(band))
-      .map((band) => ({ field: 'companySizeFilters', message: `"${band}" is not a size band (${COMPANY_SIZE_BANDS.join(', ')})` }));
-    if (problems.length) throw invalidRequest(problems.map((p) => `${p.field}: ${p.message}`).join('; '), { details: problems });
+      .map((band) => ({
+        field: 'companySizeFilters',
+        message: `"${band}" is not a size band (${COMPANY_SIZE_BANDS.join(', ')})`,
+      }));
+    if (problems.length)
+      throw invalidRequest(problems.map((p) => `${p.field}: ${p.message}`).join('; '), { details: problems });
     where.push(companySizeClause(query.companySizeFilters, args));
   }
   if (query.locations?.length) {
     const { invalid } = validateLocations(query.locations);
     if (invalid.length > 0) {
-      throw new AppError(400, 'INVALID_LOCATION', `Unrecognised locations: ${invalid.map((i) => i.input).join(', ')}. ${INVALID_LOCATION_HINT}`, {
-        invalid_locations: invalid.map((i) => i.input),
-        suggestions: Object.fromEntries(invalid.map((i) => [i.input, i.suggestions])),
-      });
+      throw new AppError(
+        400,
+        'INVALID_LOCATION',
+        `Unrecognised locations: ${invalid.map((i) => i.input).join(', ')}. ${INVALID_LOCATION_HINT}`,
+        {
+          invalid_locations: invalid.map((i) => i.input),
+          suggestions: Object.fromEntries(invalid.map((i) => [i.input, i.suggestions])),
+        },
+      );
     }
     where.push(locationClause(query.locations, args, place));
   }
@@ -132,7 +147,8 @@ function companyFilters(query: CompanySearchQuery, args: unknown[], place?: Plac
 function pageOf(query: { limit?: number; offset?: number }): { limit: number; offset: number } {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw invalidRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw invalidRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
   if (!Number.isInteger(offset) || offset < 0) throw invalidRequest('offset: must be a non-negative integer');
   return { limit, offset };
 }

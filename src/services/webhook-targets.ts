@@ -37,6 +37,11 @@ export async function assertWebhookTarget(rawUrl: string, allowPrivate: boolean,
   }
   const blocked = addresses.filter((address) => !isPublicAddress(address));
   if (addresses.length === 0 || blocked.length > 0) {
-    throw validationError([{ field, message: `resolves to a non-public address (${blocked.join(', ') || 'none'}); private targets are refused` }]);
+    throw validationError([
+      {
+        field,
+        message: `resolves to a non-public address (${blocked.join(', ') || 'none'}); private targets are refused`,
+      },
+    ]);
   }
 }

@@ -55,7 +55,9 @@ export function findTemporalCli(env: NodeJS.ProcessEnv = process.env): string | 
   if (explicit) {
     const resolved = path.resolve(explicit);
     if (!isExecutableFile(resolved)) {
-      throw new Error(`TEMPORAL_CLI_PATH=${explicit} is not an executable file; point it at a temporal CLI binary or unset it`);
+      throw new Error(
+        `TEMPORAL_CLI_PATH=${explicit} is not an executable file; point it at a temporal CLI binary or unset it`,
+      );
     }
     return resolved;
   }

@@ -40,7 +40,8 @@ const LOG_TAIL_LINES = 40;
  * lose the last moments of workflow state but leaves the file consistent: right for a dev server.
  */
 const FILE_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
-const sqlitePragmaFlags = (dbFilename?: string) => (dbFilename ? FILE_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]) : []);
+const sqlitePragmaFlags = (dbFilename?: string) =>
+  dbFilename ? FILE_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]) : [];
 
 /**
  * A Temporal dev server with this project's search attributes registered, ready to serve

@@ -5,7 +5,15 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startStack, type Stack } from '../setup/stack';
 import { call, createAccount, type TestAccount } from '../setup/http';
 import { connectAssistant } from '../mcp/helpers';
-import { fingerprint, fixedBodies, hostileBody, hostileValue, prototypePollution, runSeed, send } from './hostile-requests';
+import {
+  fingerprint,
+  fixedBodies,
+  hostileBody,
+  hostileValue,
+  prototypePollution,
+  runSeed,
+  send,
+} from './hostile-requests';
 
 /**
  * Random and hostile arguments on every tool of the assistant tool server, through the MCP
@@ -33,7 +41,10 @@ function record(tool: string, outcome: string): void {
 
 async function createSignal(owner: TestAccount, kind: 'job-changes' | 'account-watchlist'): Promise<string> {
   const config = kind === 'job-changes' ? { jobTitles: ['Chief Technology Officer'] } : { companies: ['acme.com'] };
-  const answer = await call(`${stack.url}/api/v1/signals/${kind}`, { token: owner.apiKey, body: { name: `Tool target ${kind}`, config } });
+  const answer = await call(`${stack.url}/api/v1/signals/${kind}`, {
+    token: owner.apiKey,
+    body: { name: `Tool target ${kind}`, config },
+  });
   if (answer.status !== 201) throw new Error(`fixture signal not created: ${answer.status} ${answer.text}`);
   return answer.body.id;
 }
@@ -41,7 +52,11 @@ async function createSignal(owner: TestAccount, kind: 'job-changes' | 'account-w
 /** A valid call may delete a fixture signal: bring the fixtures back before the next call. */
 async function ensureFixtures(other: TestAccount): Promise<void> {
   const live = new Set<string>(
-    (await stack.db.query(`SELECT id FROM signals WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [Object.values(ids)])).map((r: { id: string }) => r.id),
+    (
+      await stack.db.query(`SELECT id FROM signals WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [
+        Object.values(ids),
+      ])
+    ).map((r: { id: string }) => r.id),
   );
   if (!live.has(ids.jobChanges)) ids.jobChanges = await createSignal(account, 'job-changes');
   if (!live.has(ids.watchlist)) ids.watchlist = await createSignal(account, 'account-watchlist');
@@ -53,16 +68,26 @@ let otherAccount: TestAccount;
 /** Arguments for a tool: its own field names with hostile values, ids that exist, unknown and polluting keys. */
 function hostileArguments(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const own = fields.length > 0 ? fields : ['unknownField'];
-  const withId = (args: Record<string, unknown>, id: unknown) => (fields.includes('signalId') ? { ...args, signalId: id } : args);
+  const withId = (args: Record<string, unknown>, id: unknown) =>
+    fields.includes('signalId') ? { ...args, signalId: id } : args;
   return fc.oneof(
     { weight: 3, arbitrary: fc.dictionary(fc.constantFrom(...own), hostileValue, { maxKeys: own.length }) },
     {
       weight: 3,
       arbitrary: fc
-        .tuple(fc.dictionary(fc.constantFrom(...own), hostileValue, { maxKeys: 2 }), fc.constantFrom('@jobChanges', '@watchlist', '@otherAccount'))
+        .tuple(
+          fc.dictionary(fc.constantFrom(...own), hostileValue, { maxKeys: 2 }),
+          fc.constantFrom('@jobChanges', '@watchlist', '@otherAccount'),
+        )
         .map(([args, id]) => withId(args, id)),
     },
-    { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...own, '__proto__', 'constructor', 'prototype', 'unknownField'), hostileValue) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(
+        fc.constantFrom(...own, '__proto__', 'constructor', 'prototype', 'unknownField'),
+        hostileValue,
+      ),
+    },
     { weight: 1, arbitrary: fc.object({ maxDepth: 3 }) },
   );
 }
@@ -79,12 +104,36 @@ function fixedArguments(tool: string, fields: string[]): [Record<string, unknown
   const creation: [Record<string, unknown>][] =
     tool === 'create_signal'
       ? ['a\u0000b', 'a\ud800b'].flatMap((name): [Record<string, unknown>][] => [
-          [{ signalTypeId: 'job_changes', name, config: { jobTitles: ['Chief Technology Officer'], customTitles: [name] } }],
+          [
+            {
+              signalTypeId: 'job_changes',
+              name,
+              config: { jobTitles: ['Chief Technology Officer'], customTitles: [name] },
+            },
+          ],
           [{ signalTypeId: 'hiring', name: 'Hiring', config: { keywords: [name], jobLocations: [name] } }],
           [{ signalTypeId: 'fundraising', name, config: { fundingStages: ['Series A'] } }],
           // Configs of the market-wide types that are wrong in every field.
-          [{ signalTypeId: 'fundraising', name: 'x', config: { fundingStages: ['Series Z', name], minAmountUsd: 'lots', maxAmountUsd: -1, maxAnnouncementAgeDays: 0 } }],
-          [{ signalTypeId: 'hiring', name: 'x', status: 'active', config: { keywords: [], departments: ['dragons'], seniorities: [name], maxPostingAgeDays: 1e9 } }],
+          [
+            {
+              signalTypeId: 'fundraising',
+              name: 'x',
+              config: {
+                fundingStages: ['Series Z', name],
+                minAmountUsd: 'lots',
+                maxAmountUsd: -1,
+                maxAnnouncementAgeDays: 0,
+              },
+            },
+          ],
+          [
+            {
+              signalTypeId: 'hiring',
+              name: 'x',
+              status: 'active',
+              config: { keywords: [], departments: ['dragons'], seniorities: [name], maxPostingAgeDays: 1e9 },
+            },
+          ],
         ])
       : [];
   return [...perField, ...creation];
@@ -92,7 +141,12 @@ function fixedArguments(tool: string, fields: string[]): [Record<string, unknown
 
 /** Resolves `@name` placeholders to the fixtures' current ids. */
 const resolve = (args: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(args).map(([k, v]) => [k, typeof v === 'string' && v.startsWith('@') && v.slice(1) in ids ? ids[v.slice(1)] : v]));
+  Object.fromEntries(
+    Object.entries(args).map(([k, v]) => [
+      k,
+      typeof v === 'string' && v.startsWith('@') && v.slice(1) in ids ? ids[v.slice(1)] : v,
+    ]),
+  );
 
 type Outcome = 'valid' | 'tool error' | 'invalid params' | 'refused request';
 
@@ -106,10 +160,18 @@ async function outcomeOf(name: string, args: Record<string, unknown>): Promise<O
     if (err instanceof McpError && err.code === -32602) return 'invalid params';
     // The HTTP layer refusing the request body (a `__proto__` key is refused as prototype
     // poisoning before any tool runs) answers 400 with the error envelope: a refusal too.
-    if (err instanceof StreamableHTTPError && err.code !== undefined && err.code >= 400 && err.code < 500 && /"error":\{"code":"[A-Z_]+"/.test(err.message)) {
+    if (
+      err instanceof StreamableHTTPError &&
+      err.code !== undefined &&
+      err.code >= 400 &&
+      err.code < 500 &&
+      /"error":\{"code":"[A-Z_]+"/.test(err.message)
+    ) {
       return 'refused request';
     }
-    throw new Error(`${name} crashed (${err instanceof McpError ? `MCP error ${err.code}` : 'transport'}: ${(err as Error).message.slice(0, 300)})`);
+    throw new Error(
+      `${name} crashed (${err instanceof McpError ? `MCP error ${err.code}` : 'transport'}: ${(err as Error).message.slice(0, 300)})`,
+    );
   }
   const text = result.content?.map((c) => c.text ?? '').join('') ?? '';
   if (/INTERNAL_ERROR|-32603/.test(text)) throw new Error(`${name} answered an internal error: ${text.slice(0, 300)}`);
@@ -122,7 +184,9 @@ const shown = (args: Record<string, unknown>) => {
 };
 
 beforeAll(async () => {
-  stack = await startStack({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000', ENRICHMENT_LIVE_LATENCY_MS: '0' } });
+  stack = await startStack({
+    env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000', ENRICHMENT_LIVE_LATENCY_MS: '0' },
+  });
   account = await createAccount(stack, { credits: 500 });
   otherAccount = await createAccount(stack, { credits: 10, name: 'Another account' });
   await ensureFixtures(otherAccount);
@@ -131,8 +195,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-   
-  console.log(`[bad-input] tool outcomes: ${[...seen].map(([tool, counts]) => `${tool} ${JSON.stringify(counts)}`).join('; ')}`);
+  console.log(
+    `[bad-input] tool outcomes: ${[...seen].map(([tool, counts]) => `${tool} ${JSON.stringify(counts)}`).join('; ')}`,
+  );
   await assistant?.close();
   await stack?.stop();
 });
@@ -156,27 +221,45 @@ test('random and hostile arguments on every tool: a tool error, never a crash, n
         if (outcome === 'valid') return;
         const after = await fingerprint(stack.db, account.accountId);
         const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
-        if (changed.length > 0) throw new Error(`${tool.name} refused (${outcome}) but changed ${changed.join(', ')}: ${shown(args)}`);
+        if (changed.length > 0)
+          throw new Error(`${tool.name} refused (${outcome}) but changed ${changed.join(', ')}: ${shown(args)}`);
         const polluted = prototypePollution();
-        if (polluted.length > 0) throw new Error(`Object.prototype polluted (${polluted.join(', ')}) by ${tool.name} ${shown(args)}`);
+        if (polluted.length > 0)
+          throw new Error(`Object.prototype polluted (${polluted.join(', ')}) by ${tool.name} ${shown(args)}`);
       }),
       { seed: SEED, numRuns: RUNS, examples: fixedArguments(tool.name, fields), endOnFailure: true },
     );
     if (details.failed) {
-      const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      const cause =
+        details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
       throw new Error(`${tool.name}: ${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}")`);
     }
   }
 }, 120_000);
 
 test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 5xx, nothing changed', async () => {
-  const accept = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', Authorization: `Bearer ${account.apiKey}` };
+  const accept = {
+    Accept: 'application/json, text/event-stream',
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${account.apiKey}`,
+  };
   const toolNames = tools.map((t) => t.name);
   const message = fc.oneof(
     // Well-formed envelopes with hostile parts.
     fc
       .record({
-        method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize', 'resources/list', 'prompts/get', 'logging/setLevel', '__proto__'), fc.string()),
+        method: fc.oneof(
+          fc.constantFrom(
+            'tools/call',
+            'tools/list',
+            'initialize',
+            'resources/list',
+            'prompts/get',
+            'logging/setLevel',
+            '__proto__',
+          ),
+          fc.string(),
+        ),
         name: fc.oneof(fc.constantFrom(...toolNames), fc.string()),
         arguments: hostileValue,
         id: fc.oneof(fc.integer(), fc.string(), fc.constant(null), fc.constant({})),
@@ -188,7 +271,16 @@ test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 
     // Batches, including hundreds of calls in one body.
     fc.integer({ min: 2, max: 300 }).map((n) => ({
       kind: 'batch',
-      bytes: Buffer.from(JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: toolNames[i % toolNames.length], arguments: {} } })))),
+      bytes: Buffer.from(
+        JSON.stringify(
+          Array.from({ length: n }, (_, i) => ({
+            jsonrpc: '2.0',
+            id: i,
+            method: 'tools/call',
+            params: { name: toolNames[i % toolNames.length], arguments: {} },
+          })),
+        ),
+      ),
     })),
     hostileBody(['jsonrpc', 'method', 'params', 'id']),
   );
@@ -199,24 +291,36 @@ test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 
       const before = await fingerprint(stack.db, account.accountId);
       const answer = await send(stack.url, { method: 'POST', target: '/mcp', headers: accept, body: body.bytes });
       const request = `${body.kind} body ${JSON.stringify(body.bytes.subarray(0, 200).toString('latin1'))}`;
-      if (answer.status >= 500) throw new Error(`/mcp answered ${answer.status} ${answer.text.slice(0, 300)} to ${request}`);
-      if (/INTERNAL_ERROR/.test(answer.text)) throw new Error(`/mcp answered an internal error ${answer.text.slice(0, 300)} to ${request}`);
+      if (answer.status >= 500)
+        throw new Error(`/mcp answered ${answer.status} ${answer.text.slice(0, 300)} to ${request}`);
+      if (/INTERNAL_ERROR/.test(answer.text))
+        throw new Error(`/mcp answered an internal error ${answer.text.slice(0, 300)} to ${request}`);
       let parsed: any;
       try {
         // Streamable HTTP may answer as an event stream: the JSON is on its data line.
-        parsed = JSON.parse(answer.text.startsWith('event:') || answer.text.startsWith('data:') ? (/^data: (.*)$/m.exec(answer.text)?.[1] ?? '') : answer.text || 'null');
+        parsed = JSON.parse(
+          answer.text.startsWith('event:') || answer.text.startsWith('data:')
+            ? (/^data: (.*)$/m.exec(answer.text)?.[1] ?? '')
+            : answer.text || 'null',
+        );
       } catch {
-        throw new Error(`/mcp answered ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200)} to ${request}`);
+        throw new Error(
+          `/mcp answered ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 200)} to ${request}`,
+        );
       }
       const answers = Array.isArray(parsed) ? parsed : [parsed];
       // The SDK answers -32603 (internal error) when a request's params fail its own request
       // schema (e.g. tools/call with `arguments` an array) where -32602 is meant: a refusal
       // with the wrong code, reported; any other -32603 is a crash.
-      const crashed = answers.filter((a) => a?.error?.code === -32603 && !/"path":\s*\[\s*"params"/.test(String(a.error.message)));
-      if (crashed.length > 0) throw new Error(`/mcp answered an internal error ${JSON.stringify(crashed[0]).slice(0, 300)} to ${request}`);
+      const crashed = answers.filter(
+        (a) => a?.error?.code === -32603 && !/"path":\s*\[\s*"params"/.test(String(a.error.message)),
+      );
+      if (crashed.length > 0)
+        throw new Error(`/mcp answered an internal error ${JSON.stringify(crashed[0]).slice(0, 300)} to ${request}`);
       const wellFormed = answers.every((a) => a === null || a?.jsonrpc === '2.0' || typeof a?.error?.code === 'string');
       // 202 Accepted with no body answers a notification.
-      if (!wellFormed && !(answer.status === 202 && answer.text === '')) throw new Error(`/mcp answered ${answer.status} ${answer.text.slice(0, 300)} to ${request}`);
+      if (!wellFormed && !(answer.status === 202 && answer.text === ''))
+        throw new Error(`/mcp answered ${answer.status} ${answer.text.slice(0, 300)} to ${request}`);
       if (answer.status >= 200 && answer.status < 300 && answers.some((a) => a?.result && !a.result.isError)) return; // Some call was valid.
       const after = await fingerprint(stack.db, account.accountId);
       const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
@@ -225,7 +329,8 @@ test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 
     { seed: SEED, numRuns: RUNS * 2, examples, endOnFailure: true },
   );
   if (details.failed) {
-    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    const cause =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}")`);
   }
 }, 90_000);

@@ -43,7 +43,9 @@ export function send(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = net.connect({ host: base.hostname, port: Number(base.port) });
-    socket.setTimeout(30_000, () => socket.destroy(new Error(`no answer in 30 s to ${request.method} ${request.target.slice(0, 100)}`)));
+    socket.setTimeout(30_000, () =>
+      socket.destroy(new Error(`no answer in 30 s to ${request.method} ${request.target.slice(0, 100)}`)),
+    );
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The server may answer and close while a refused large body is still being written: a
     // reset then says nothing about the answer, which is already in.
@@ -123,7 +125,9 @@ function propertiesOf(document: JsonObject, schema: JsonObject | undefined): str
   if (!resolved) return [];
   const own = Object.keys(resolved.properties ?? {});
   // Unions and intersections (optional bodies, refinements) keep their fields one level down.
-  const nested = [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.allOf ?? [])].flatMap((s: JsonObject) => propertiesOf(document, s));
+  const nested = [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.allOf ?? [])].flatMap(
+    (s: JsonObject) => propertiesOf(document, s),
+  );
   return [...new Set([...own, ...nested])];
 }
 
@@ -132,7 +136,9 @@ export function operationsOf(document: JsonObject): Operation[] {
   for (const [path, item] of Object.entries<JsonObject>(document.paths ?? {})) {
     for (const [method, operation] of Object.entries<JsonObject>(item)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-      const parameters: JsonObject[] = (operation.parameters ?? []).map((p: JsonObject) => resolveRef(document, p) ?? p);
+      const parameters: JsonObject[] = (operation.parameters ?? []).map(
+        (p: JsonObject) => resolveRef(document, p) ?? p,
+      );
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
       operations.push({
         method: method.toUpperCase(),
@@ -204,11 +210,13 @@ const pollutionTexts = (fields: string[]) => {
 };
 
 /** Deep nesting as text, beyond what recursive code survives. */
-const deepText = fc.tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('array', 'object', 'config')).map(([depth, shape]) => {
-  if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
-  if (shape === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-  return '{"name":"deep","config":' + '{"a":'.repeat(depth) + '1' + '}'.repeat(depth + 1);
-});
+const deepText = fc
+  .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom('array', 'object', 'config'))
+  .map(([depth, shape]) => {
+    if (shape === 'array') return '['.repeat(depth) + ']'.repeat(depth);
+    if (shape === 'object') return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    return '{"name":"deep","config":' + '{"a":'.repeat(depth) + '1' + '}'.repeat(depth + 1);
+  });
 
 /** Bytes that are not UTF-8: lone continuation bytes, overlong forms, surrogates, truncated sequences. */
 const invalidUtf8 = fc
@@ -235,7 +243,29 @@ const invalidUtf8 = fc
   });
 
 const nonJsonText = fc.oneof(
-  fc.constantFrom('', ' ', '{', '}', '[', 'undefined', "{'name':'x'}", 'NaN', '[1,]', '{"a":1,}', '{"a":1}{"b":2}', '\u0000', 'null', '"just a string"', '42', 'true', '{"name":"x"', '\ufeff{"name":"x"}', '{"a":01}', '{"a":"\\x41"}', '{"a":"\\ud800"}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '{',
+    '}',
+    '[',
+    'undefined',
+    "{'name':'x'}",
+    'NaN',
+    '[1,]',
+    '{"a":1,}',
+    '{"a":1}{"b":2}',
+    '\u0000',
+    'null',
+    '"just a string"',
+    '42',
+    'true',
+    '{"name":"x"',
+    '\ufeff{"name":"x"}',
+    '{"a":01}',
+    '{"a":"\\x41"}',
+    '{"a":"\\ud800"}',
+  ),
   fc.string({ maxLength: 200 }),
   fc.string({ maxLength: 200, unit: 'binary' }),
 );
@@ -253,9 +283,32 @@ function shapedBody(fields: string[]): fc.Arbitrary<BodyCase> {
   return fc
     .tuple(
       fc.dictionary(fc.constantFrom(...names), hostileValue, { maxKeys: names.length }),
-      fc.option(fc.dictionary(fc.oneof(fc.constantFrom('jobTitles', 'customTitles', 'locations', 'industryFilters', 'companies', 'sources', 'getEmails', 'maxJobAgeDays', 'targetPersonas'), fc.string()), hostileValue, { maxKeys: 4 }), { nil: undefined }),
+      fc.option(
+        fc.dictionary(
+          fc.oneof(
+            fc.constantFrom(
+              'jobTitles',
+              'customTitles',
+              'locations',
+              'industryFilters',
+              'companies',
+              'sources',
+              'getEmails',
+              'maxJobAgeDays',
+              'targetPersonas',
+            ),
+            fc.string(),
+          ),
+          hostileValue,
+          { maxKeys: 4 },
+        ),
+        { nil: undefined },
+      ),
     )
-    .map(([top, config]) => ({ kind: 'shaped', bytes: jsonBytes(config && names.includes('config') ? { ...top, config } : top) }));
+    .map(([top, config]) => ({
+      kind: 'shaped',
+      bytes: jsonBytes(config && names.includes('config') ? { ...top, config } : top),
+    }));
 }
 
 /** Every kind of hostile body, for an operation with these body fields. */
@@ -264,9 +317,13 @@ export function hostileBody(fields: string[]): fc.Arbitrary<BodyCase> {
     fc.anything({ maxDepth: 4 }).map((v) => ({ kind: 'anything', bytes: jsonBytes(v) })),
     shapedBody(fields),
     shapedBody(fields),
-    fc.constantFrom(...pollutionTexts(fields)).map((text) => ({ kind: 'prototype-pollution', bytes: Buffer.from(text) })),
+    fc
+      .constantFrom(...pollutionTexts(fields))
+      .map((text) => ({ kind: 'prototype-pollution', bytes: Buffer.from(text) })),
     deepText.map((text) => ({ kind: 'deep-nesting', bytes: Buffer.from(text) })),
-    fc.integer({ min: 1, max: 7 }).map((mb) => ({ kind: 'huge', bytes: Buffer.from(`{"name":"${'x'.repeat(mb * 1024 * 1024)}"}`) })),
+    fc
+      .integer({ min: 1, max: 7 })
+      .map((mb) => ({ kind: 'huge', bytes: Buffer.from(`{"name":"${'x'.repeat(mb * 1024 * 1024)}"}`) })),
     invalidUtf8.map((bytes) => ({ kind: 'invalid-utf8', bytes })),
     nonJsonText.map((text) => ({ kind: 'not-json', bytes: Buffer.from(text) })),
   );
@@ -278,10 +335,16 @@ export function fixedBodies(fields: string[]): BodyCase[] {
   return [
     ...pollutionTexts(fields).map((text) => ({ kind: 'prototype-pollution', bytes: Buffer.from(text) })),
     { kind: 'deep-nesting', bytes: Buffer.from('['.repeat(50_000) + ']'.repeat(50_000)) },
-    { kind: 'deep-nesting', bytes: Buffer.from('{"name":"deep","config":' + '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_001)) },
+    {
+      kind: 'deep-nesting',
+      bytes: Buffer.from('{"name":"deep","config":' + '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_001)),
+    },
     { kind: 'nul', bytes: Buffer.from(`{"${field}":"a\\u0000b"}`) },
     { kind: 'lone-surrogate', bytes: Buffer.from(`{"${field}":"a\\ud800b"}`) },
-    { kind: 'invalid-utf8', bytes: Buffer.concat([Buffer.from(`{"${field}":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]) },
+    {
+      kind: 'invalid-utf8',
+      bytes: Buffer.concat([Buffer.from(`{"${field}":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+    },
     { kind: 'not-json', bytes: Buffer.from('{"name":') },
     { kind: 'huge', bytes: Buffer.from(`{"${field}":"${'x'.repeat(6 * 1024 * 1024)}"}`) },
   ];
@@ -289,35 +352,106 @@ export function fixedBodies(fields: string[]): BodyCase[] {
 
 /** Percent-encodes the UTF-8 bytes of any string, lone surrogates included (encodeURIComponent throws on them). */
 export const percentEncode = (text: string) =>
-  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
 
 /** What Node's client lets through unescaped in a request target. */
 const rawTargetText = (text: string) => text.replace(/[^\x21-\x7e]|#/g, '');
 
 /** Query strings: known names with hostile values, unknown names, repeated names, broken escapes. */
 export function hostileQuery(known: string[]): fc.Arbitrary<string> {
-  const name = fc.oneof(fc.constantFrom(...known, '__proto__', 'constructor', 'toString', 'limit[]', 'status[0]', ''), fc.string({ maxLength: 20 }));
+  const name = fc.oneof(
+    fc.constantFrom(...known, '__proto__', 'constructor', 'toString', 'limit[]', 'status[0]', ''),
+    fc.string({ maxLength: 20 }),
+  );
   const value = fc.oneof(
-    fc.constantFrom('', '-1', '0', '1e400', 'NaN', 'Infinity', '999999999999999999999', '1.5', 'true', '[]', '{}', 'null', '%00', '\u0000', 'active', 'job_changes', '2026-13-45T25:61:61Z', '0000-00-00', '9999-12-31T23:59:59Z', '-271821-04-20T00:00:00Z', '+275760-09-13T00:00:00.001Z', "' OR 1=1 --"),
+    fc.constantFrom(
+      '',
+      '-1',
+      '0',
+      '1e400',
+      'NaN',
+      'Infinity',
+      '999999999999999999999',
+      '1.5',
+      'true',
+      '[]',
+      '{}',
+      'null',
+      '%00',
+      '\u0000',
+      'active',
+      'job_changes',
+      '2026-13-45T25:61:61Z',
+      '0000-00-00',
+      '9999-12-31T23:59:59Z',
+      '-271821-04-20T00:00:00Z',
+      '+275760-09-13T00:00:00.001Z',
+      "' OR 1=1 --",
+    ),
     fc.string({ maxLength: 30 }),
     fc.string({ maxLength: 30, unit: 'binary' }),
     fc.integer({ min: 1_000, max: 20_000 }).map((n) => 'y'.repeat(n)),
   );
-  const pair = fc.tuple(name, value, fc.boolean()).map(([k, v, raw]) => (raw ? `${rawTargetText(k)}=${rawTargetText(v)}` : `${percentEncode(k)}=${percentEncode(v)}`));
+  const pair = fc
+    .tuple(name, value, fc.boolean())
+    .map(([k, v, raw]) =>
+      raw ? `${rawTargetText(k)}=${rawTargetText(v)}` : `${percentEncode(k)}=${percentEncode(v)}`,
+    );
   return fc.oneof(
     fc.array(pair, { maxLength: 5 }).map((pairs) => pairs.join('&')),
-    fc.constantFrom('%', '%%', '%zz=1', 'limit=%E0%A4%A', 'limit=1&limit=2', 'offset=1&offset=x', '&&&', '=', '==', 'a=1;b=2', 'limit=%00'),
+    fc.constantFrom(
+      '%',
+      '%%',
+      '%zz=1',
+      'limit=%E0%A4%A',
+      'limit=1&limit=2',
+      'offset=1&offset=x',
+      '&&&',
+      '=',
+      '==',
+      'a=1;b=2',
+      'limit=%00',
+    ),
   );
 }
 
 /** A path segment where an id belongs: real ids (by name, resolved at send time), random UUIDs, garbage. */
 export const pathId = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom('@own-job-changes', '@own-watchlist', '@own-fundraising', '@own-hiring', '@other-account') },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '@own-job-changes',
+      '@own-watchlist',
+      '@own-fundraising',
+      '@own-hiring',
+      '@other-account',
+    ),
+  },
   { weight: 2, arbitrary: fc.uuid() },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }).map(percentEncode) },
   {
     weight: 1,
-    arbitrary: fc.constantFrom('%', '%E0%A4%A', '..', '%2e%2e', '%2F', 'null', 'undefined', '0', '%00', "'%20OR%201=1--", '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', 'x'.repeat(5000)),
+    arbitrary: fc.constantFrom(
+      '%',
+      '%E0%A4%A',
+      '..',
+      '%2e%2e',
+      '%2F',
+      'null',
+      'undefined',
+      '0',
+      '%00',
+      "'%20OR%201=1--",
+      '00000000-0000-0000-0000-000000000000',
+      'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+      'x'.repeat(5000),
+    ),
   },
 );
 
@@ -352,29 +486,68 @@ export function hostileHeaders(apiKey: string): fc.Arbitrary<HeaderCase> {
           `Bearer usr_${apiKey.slice(4)}`,
         ),
         // Anything but line breaks, which would end the header: control characters and 8-bit bytes included.
-        fc.string({ maxLength: 80, unit: 'binary' }).map((s) => Buffer.from(s, 'utf8').toString('latin1').replace(/[\r\n]/g, '')),
+        fc.string({ maxLength: 80, unit: 'binary' }).map((s) =>
+          Buffer.from(s, 'utf8')
+            .toString('latin1')
+            .replace(/[\r\n]/g, ''),
+        ),
         fc.string({ maxLength: 80 }).map((s) => `Bearer USR_${s.replace(/[\r\n]/g, '')}`),
       )
       .map((value): HeaderCase => ({ kind: 'bad-authorization', headers: { ...json, ...auth(value) } })),
     fc.constantFrom<HeaderCase>(
-      { kind: 'duplicated-authorization', headers: { ...json, Authorization: [`Bearer USR_${'0'.repeat(40)}`, `Bearer ${apiKey}`] } },
+      {
+        kind: 'duplicated-authorization',
+        headers: { ...json, Authorization: [`Bearer USR_${'0'.repeat(40)}`, `Bearer ${apiKey}`] },
+      },
       { kind: 'huge-authorization', headers: { ...json, ...auth(`Bearer USR_${'A'.repeat(40_000)}`) } },
       { kind: 'huge-header', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X-Filler': 'a'.repeat(40_000) } },
-      { kind: 'many-headers', headers: { ...json, ...auth(`Bearer ${apiKey}`), ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'])) } },
-      { kind: 'duplicated-content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': ['application/json', 'text/plain'] } },
-      { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/json; charset=utf-16' } },
-      { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/json; charset=latin1' } },
+      {
+        kind: 'many-headers',
+        headers: {
+          ...json,
+          ...auth(`Bearer ${apiKey}`),
+          ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`X-H${i}`, 'v'])),
+        },
+      },
+      {
+        kind: 'duplicated-content-type',
+        headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': ['application/json', 'text/plain'] },
+      },
+      {
+        kind: 'content-type',
+        headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/json; charset=utf-16' },
+      },
+      {
+        kind: 'content-type',
+        headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/json; charset=latin1' },
+      },
       { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'text/plain' } },
-      { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/x-www-form-urlencoded' } },
-      { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'multipart/form-data; boundary=x' } },
+      {
+        kind: 'content-type',
+        headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/x-www-form-urlencoded' },
+      },
+      {
+        kind: 'content-type',
+        headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'multipart/form-data; boundary=x' },
+      },
       { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': '*/*' } },
       { kind: 'content-type', headers: { ...auth(`Bearer ${apiKey}`), 'Content-Type': 'application/json;;;' } },
       { kind: 'content-encoding', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'Content-Encoding': 'gzip' } },
       { kind: 'content-encoding', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'Content-Encoding': 'deflate' } },
       { kind: 'content-encoding', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'Content-Encoding': 'br' } },
       { kind: 'content-encoding', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'Content-Encoding': 'x-unknown' } },
-      { kind: 'request-id', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X-Request-Id': `../../${'r'.repeat(5000)}` } },
-      { kind: 'forwarded', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X-Forwarded-For': 'not-an-ip, ::ffff:999.1.1.1, ' + '1.'.repeat(2000) } },
+      {
+        kind: 'request-id',
+        headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X-Request-Id': `../../${'r'.repeat(5000)}` },
+      },
+      {
+        kind: 'forwarded',
+        headers: {
+          ...json,
+          ...auth(`Bearer ${apiKey}`),
+          'X-Forwarded-For': 'not-an-ip, ::ffff:999.1.1.1, ' + '1.'.repeat(2000),
+        },
+      },
       { kind: 'expect', headers: { ...json, ...auth(`Bearer ${apiKey}`), Expect: 'teapot' } },
       { kind: 'invalid-header-name', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X Bad(Name)': 'v' } },
       { kind: 'control-characters', headers: { ...json, ...auth(`Bearer ${apiKey}`), 'X-Note': 'a\u0000b\u0007c' } },
@@ -395,7 +568,8 @@ export function envelopeProblem(answer: RawAnswer): string | undefined {
   if (typeof body?.error?.code !== 'string' || typeof body?.error?.message !== 'string') {
     return `body is not an error envelope: ${answer.text.slice(0, 300)}`;
   }
-  if (!String(answer.headers['content-type'] ?? '').startsWith('application/json')) return `content-type ${answer.headers['content-type']}`;
+  if (!String(answer.headers['content-type'] ?? '').startsWith('application/json'))
+    return `content-type ${answer.headers['content-type']}`;
   return undefined;
 }
 
@@ -411,10 +585,15 @@ export async function fingerprint(db: DataSource, accountId: string): Promise<Re
      ORDER BY table_name`,
   );
   const parts = tables.map(({ name }) => {
-    const row = name === 'signals' ? `(s.id, s.name, s.status, s.config, s.webhook_url, s.destinations, s.daily_lead_limit, s.duplicate_handling, s.deleted_at)::text` : `s::text`;
+    const row =
+      name === 'signals'
+        ? `(s.id, s.name, s.status, s.config, s.webhook_url, s.destinations, s.daily_lead_limit, s.duplicate_handling, s.deleted_at)::text`
+        : `s::text`;
     return `SELECT '${name}' AS name, count(*)::text || ' rows, ' || coalesce(md5(string_agg(${row}, ',' ORDER BY ${row})), '-') AS value FROM ${name} s`;
   });
-  parts.push(`SELECT 'balance' AS name, coalesce(sum(credits), 0)::text AS value FROM credit_ledger WHERE account_id = '${accountId}'`);
+  parts.push(
+    `SELECT 'balance' AS name, coalesce(sum(credits), 0)::text AS value FROM credit_ledger WHERE account_id = '${accountId}'`,
+  );
   const rows: { name: string; value: string }[] = await db.query(parts.join(' UNION ALL '));
   return Object.fromEntries(rows.map((r) => [r.name, r.value]));
 }
@@ -430,7 +609,7 @@ export function prototypePollution(): string[] {
 /** The seed of this run, printed so a failure can be replayed with FC_SEED. */
 export function runSeed(): number {
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
-   
+
   console.log(`[bad-input] fast-check seed ${seed} (replay with FC_SEED=${seed})`);
   return seed;
 }

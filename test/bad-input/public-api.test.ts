@@ -34,7 +34,10 @@ const HEADER_RUNS = Math.ceil(BODY_RUNS / 3);
 let stack: Stack;
 let account: TestAccount;
 let operations: Operation[];
-const fixtures: Record<'@own-job-changes' | '@own-watchlist' | '@own-fundraising' | '@own-hiring' | '@other-account', string> = {
+const fixtures: Record<
+  '@own-job-changes' | '@own-watchlist' | '@own-fundraising' | '@own-hiring' | '@other-account',
+  string
+> = {
   '@own-job-changes': '',
   '@own-watchlist': '',
   '@own-fundraising': '',
@@ -54,7 +57,10 @@ const FIXTURE_CONFIGS = {
 
 async function createSignal(owner: TestAccount, kind: keyof typeof FIXTURE_CONFIGS): Promise<string> {
   const config = FIXTURE_CONFIGS[kind];
-  const answer = await call(`${stack.url}/api/v1/signals/${kind}`, { token: owner.apiKey, body: { name: `Hostile-input target ${kind}`, config } });
+  const answer = await call(`${stack.url}/api/v1/signals/${kind}`, {
+    token: owner.apiKey,
+    body: { name: `Hostile-input target ${kind}`, config },
+  });
   if (answer.status !== 201) throw new Error(`fixture signal not created: ${answer.status} ${answer.text}`);
   return answer.body.id;
 }
@@ -62,13 +68,18 @@ async function createSignal(owner: TestAccount, kind: keyof typeof FIXTURE_CONFI
 /** A valid request may delete or pause a fixture signal: bring the fixtures back before the next request. */
 async function ensureFixtures(): Promise<void> {
   const live = new Set<string>(
-    (await stack.db.query(`SELECT id FROM signals WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [Object.values(fixtures).filter(Boolean)])).map(
-      (r: { id: string }) => r.id,
-    ),
+    (
+      await stack.db.query(`SELECT id FROM signals WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`, [
+        Object.values(fixtures).filter(Boolean),
+      ])
+    ).map((r: { id: string }) => r.id),
   );
-  if (!live.has(fixtures['@own-job-changes'])) fixtures['@own-job-changes'] = await createSignal(account, 'job-changes');
-  if (!live.has(fixtures['@own-watchlist'])) fixtures['@own-watchlist'] = await createSignal(account, 'account-watchlist');
-  if (!live.has(fixtures['@own-fundraising'])) fixtures['@own-fundraising'] = await createSignal(account, 'fundraising');
+  if (!live.has(fixtures['@own-job-changes']))
+    fixtures['@own-job-changes'] = await createSignal(account, 'job-changes');
+  if (!live.has(fixtures['@own-watchlist']))
+    fixtures['@own-watchlist'] = await createSignal(account, 'account-watchlist');
+  if (!live.has(fixtures['@own-fundraising']))
+    fixtures['@own-fundraising'] = await createSignal(account, 'fundraising');
   if (!live.has(fixtures['@own-hiring'])) fixtures['@own-hiring'] = await createSignal(account, 'hiring');
   if (!live.has(fixtures['@other-account'])) fixtures['@other-account'] = await createSignal(other, 'job-changes');
 }
@@ -81,9 +92,20 @@ function targetOf(operation: Operation, id: string, query: string | undefined): 
 
 const takesBody = (operation: Operation) => operation.method !== 'GET';
 
-function describeRequest(operation: Operation, target: string, headers: Record<string, string | string[]>, body?: BodyCase): string {
-  const shownHeaders = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v).slice(0, 80)]).slice(0, 6));
-  const shownBody = body ? `${body.kind} body (${body.bytes.length} bytes): ${JSON.stringify(body.bytes.subarray(0, 160).toString('latin1'))}` : 'no body';
+function describeRequest(
+  operation: Operation,
+  target: string,
+  headers: Record<string, string | string[]>,
+  body?: BodyCase,
+): string {
+  const shownHeaders = Object.fromEntries(
+    Object.entries(headers)
+      .map(([k, v]) => [k, String(v).slice(0, 80)])
+      .slice(0, 6),
+  );
+  const shownBody = body
+    ? `${body.kind} body (${body.bytes.length} bytes): ${JSON.stringify(body.bytes.subarray(0, 160).toString('latin1'))}`
+    : 'no body';
   return `${operation.method} ${target.slice(0, 200)} headers ${JSON.stringify(shownHeaders)} ${shownBody}`;
 }
 
@@ -91,12 +113,22 @@ function describeRequest(operation: Operation, target: string, headers: Record<s
  * Sends one request and checks the answer; a refused request must leave the database as it
  * was. Throws with the request described, so fast-check reports and shrinks it.
  */
-async function expectRefusedOrValid(operation: Operation, target: string, headers: Record<string, string | string[]>, body?: BodyCase): Promise<void> {
+async function expectRefusedOrValid(
+  operation: Operation,
+  target: string,
+  headers: Record<string, string | string[]>,
+  body?: BodyCase,
+): Promise<void> {
   await ensureFixtures();
   const before = await fingerprint(stack.db, account.accountId);
   let answer: RawAnswer;
   try {
-    answer = await send(stack.url, { method: operation.method, target, headers, ...(body ? { body: body.bytes } : {}) });
+    answer = await send(stack.url, {
+      method: operation.method,
+      target,
+      headers,
+      ...(body ? { body: body.bytes } : {}),
+    });
   } catch (err) {
     throw new Error(`no answer (${(err as Error).message}) to ${describeRequest(operation, target, headers, body)}`);
   }
@@ -108,34 +140,53 @@ async function expectRefusedOrValid(operation: Operation, target: string, header
   // Readiness answers 503 by design while a part is missing, in the envelope.
   const readinessDown = operation.operationId === 'readiness' && answer.status === 503;
   if ((answer.status < 400 || answer.status >= 500) && !readinessDown) {
-    throw new Error(`answered ${answer.status} ${answer.text.slice(0, 300)} to ${describeRequest(operation, target, headers, body)}`);
+    throw new Error(
+      `answered ${answer.status} ${answer.text.slice(0, 300)} to ${describeRequest(operation, target, headers, body)}`,
+    );
   }
   const problem = envelopeProblem(answer);
-  if (problem) throw new Error(`answered ${answer.status} without the error envelope (${problem}) to ${describeRequest(operation, target, headers, body)}`);
+  if (problem)
+    throw new Error(
+      `answered ${answer.status} without the error envelope (${problem}) to ${describeRequest(operation, target, headers, body)}`,
+    );
   const after = await fingerprint(stack.db, account.accountId);
   const changed = Object.keys(before).filter((table) => before[table] !== after[table]);
   if (changed.length > 0) {
-    throw new Error(`refused with ${answer.status} but changed ${changed.map((t) => `${t} (${before[t]} → ${after[t]})`).join(', ')}: ${describeRequest(operation, target, headers, body)}`);
+    throw new Error(
+      `refused with ${answer.status} but changed ${changed.map((t) => `${t} (${before[t]} → ${after[t]})`).join(', ')}: ${describeRequest(operation, target, headers, body)}`,
+    );
   }
   const polluted = prototypePollution();
-  if (polluted.length > 0) throw new Error(`Object.prototype polluted (${polluted.join(', ')}) by ${describeRequest(operation, target, headers, body)}`);
+  if (polluted.length > 0)
+    throw new Error(
+      `Object.prototype polluted (${polluted.join(', ')}) by ${describeRequest(operation, target, headers, body)}`,
+    );
 }
 
 /**
  * fc.assert, with a failure message that stays readable: the counterexamples hold megabytes
  * of text, so the report names the operation, the seed and path, and the request described.
  */
-async function holds<T>(operation: Operation, property: fc.IAsyncProperty<T>, parameters: fc.Parameters<T>): Promise<void> {
+async function holds<T>(
+  operation: Operation,
+  property: fc.IAsyncProperty<T>,
+  parameters: fc.Parameters<T>,
+): Promise<void> {
   const details = await fc.check(property, { ...parameters, endOnFailure: true });
   if (details.failed) {
-    const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${operation.operationId}: ${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}", after ${details.numRuns} runs)`);
+    const cause =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    throw new Error(
+      `${operation.operationId}: ${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}", after ${details.numRuns} runs)`,
+    );
   }
 }
 
 beforeAll(async () => {
   // Live enrichment lookups take seconds by design; here they would only slow the runs.
-  stack = await startStack({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000', ENRICHMENT_LIVE_LATENCY_MS: '0' } });
+  stack = await startStack({
+    env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000', ENRICHMENT_LIVE_LATENCY_MS: '0' },
+  });
   account = await createAccount(stack, { credits: 500 });
   other = await createAccount(stack, { credits: 10, name: 'Another account' });
   await ensureFixtures();
@@ -145,7 +196,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-   
   console.log(
     `[bad-input] answers by operation: ${[...seen].map(([op, counts]) => `${op} ${JSON.stringify(Object.fromEntries(counts))}`).join('; ')}`,
   );
@@ -154,7 +204,18 @@ afterAll(async () => {
 
 test('the OpenAPI document lists the public operations this suite attacks', () => {
   const ids = operations.map((o) => o.operationId);
-  expect(ids).toEqual(expect.arrayContaining(['createJobChangesSignal', 'createFundraisingSignal', 'createHiringSignal', 'updateSignal', 'listSignalLeads', 'addWatchedCompanies', 'getCreditUsage', 'health']));
+  expect(ids).toEqual(
+    expect.arrayContaining([
+      'createJobChangesSignal',
+      'createFundraisingSignal',
+      'createHiringSignal',
+      'updateSignal',
+      'listSignalLeads',
+      'addWatchedCompanies',
+      'getCreditUsage',
+      'health',
+    ]),
+  );
   expect(operations.filter((o) => !o.public).length).toBeGreaterThan(15);
 });
 
@@ -185,12 +246,19 @@ test('hostile headers on every operation: a 4xx envelope, never a 5xx, nothing c
     const request = fc.record({
       id: fc.constantFrom('@own-job-changes', '@own-watchlist', '@own-fundraising', '@own-hiring'),
       headers: hostileHeaders(account.apiKey),
-      body: takesBody(operation) ? fc.constantFrom(undefined, Buffer.from('{}'), Buffer.from('{"name":"x"}')) : fc.constant(undefined),
+      body: takesBody(operation)
+        ? fc.constantFrom(undefined, Buffer.from('{}'), Buffer.from('{"name":"x"}'))
+        : fc.constant(undefined),
     });
     await holds(
       operation,
       fc.asyncProperty(request, async ({ id, headers, body }) => {
-        await expectRefusedOrValid(operation, targetOf(operation, id, undefined), headers.headers, body ? { kind: headers.kind, bytes: body } : undefined);
+        await expectRefusedOrValid(
+          operation,
+          targetOf(operation, id, undefined),
+          headers.headers,
+          body ? { kind: headers.kind, bytes: body } : undefined,
+        );
       }),
       { seed: SEED, numRuns: HEADER_RUNS },
     );

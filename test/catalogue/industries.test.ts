@@ -54,7 +54,11 @@ describe('industry taxonomy', () => {
 
   it('treats a category as an industry of its own category', () => {
     expect(isKnownIndustry('Manufacturing')).toBe(true);
-    expect(findIndustry('Manufacturing')).toEqual({ name: 'Manufacturing', category: 'Manufacturing', isCategory: true });
+    expect(findIndustry('Manufacturing')).toEqual({
+      name: 'Manufacturing',
+      category: 'Manufacturing',
+      isCategory: true,
+    });
     expect(isCategory('Manufacturing')).toBe(true);
     expect(isCategory('Banking')).toBe(false);
   });
@@ -73,7 +77,9 @@ describe('industry taxonomy', () => {
     );
     expect(listIndustries('SOFTWARE')).toEqual(found);
     const byCategory = listIndustries('financial services');
-    expect(byCategory.map((industry) => industry.name)).toEqual(expect.arrayContaining(['Banking', 'Insurance Carriers']));
+    expect(byCategory.map((industry) => industry.name)).toEqual(
+      expect.arrayContaining(['Banking', 'Insurance Carriers']),
+    );
     const all = listIndustries();
     const positions = found.map((industry) => all.findIndex((candidate) => candidate.name === industry.name));
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -111,7 +117,13 @@ describe('industry taxonomy', () => {
     expect(currentIndustryName('information technology & services')).toBe('IT Services and IT Consulting');
     expect(currentIndustryName('Banking')).toBe('Banking');
     expect(currentIndustryName('Quantum Basket Weaving')).toBeUndefined();
-    for (const legacy of ['Internet', 'Marketing & Advertising', 'Staffing & Recruiting', 'Oil & Energy', 'Consumer Goods']) {
+    for (const legacy of [
+      'Internet',
+      'Marketing & Advertising',
+      'Staffing & Recruiting',
+      'Oil & Energy',
+      'Consumer Goods',
+    ]) {
       const current = currentIndustryName(legacy);
       expect(current && isKnownIndustry(current)).toBe(true);
     }

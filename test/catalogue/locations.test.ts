@@ -71,7 +71,12 @@ describe('resolving locations', () => {
     expect(resolved('Paris')).toMatchObject({ kind: 'city', countryCode: 'FR', city: 'Paris', regionCode: 'IDF' });
     expect(resolved('Paris, FR')).toMatchObject({ kind: 'city', countryCode: 'FR', city: 'Paris' });
     expect(resolved('Paris, France')).toMatchObject({ kind: 'city', countryCode: 'FR', city: 'Paris' });
-    expect(resolved('Paris, Texas')).toMatchObject({ kind: 'city', countryCode: 'US', regionCode: 'TX', city: 'Paris' });
+    expect(resolved('Paris, Texas')).toMatchObject({
+      kind: 'city',
+      countryCode: 'US',
+      regionCode: 'TX',
+      city: 'Paris',
+    });
     expect(resolved('Austin, Texas')).toEqual({
       input: 'Austin, Texas',
       name: 'Austin, Texas, United States',
@@ -115,7 +120,16 @@ describe('resolving locations', () => {
   });
 
   it('round-trips its own canonical names', () => {
-    for (const input of ['France', 'California', 'Austin, Texas', 'Paris', 'Tokyo', 'Coventry', 'Portland, ME', 'Georgia, US']) {
+    for (const input of [
+      'France',
+      'California',
+      'Austin, Texas',
+      'Paris',
+      'Tokyo',
+      'Coventry',
+      'Portland, ME',
+      'Georgia, US',
+    ]) {
       const first = resolved(input);
       const again = resolved(first.name);
       expect({ ...again, input }).toEqual(first);
@@ -190,7 +204,9 @@ describe('matching people against a location', () => {
     expect(locationMatches(california, { countryCode: 'US', region: 'CA' })).toBe(true);
     expect(locationMatches(california, { countryCode: 'US', region: 'california' })).toBe(true);
     expect(locationMatches(california, { countryCode: 'US', city: 'San Francisco' })).toBe(true);
-    expect(locationMatches(california, { countryCode: 'US', location: 'Palo Alto, California, United States' })).toBe(true);
+    expect(locationMatches(california, { countryCode: 'US', location: 'Palo Alto, California, United States' })).toBe(
+      true,
+    );
     expect(locationMatches(california, { countryCode: 'US', city: 'Austin' })).toBe(false);
     expect(locationMatches(california, { countryCode: 'CA', region: 'CA' })).toBe(false);
     expect(locationMatches(california, { countryCode: 'US' })).toBe(false);

@@ -1,4 +1,8 @@
-import { findTechnographicTool, listTechnographicTools, technographicCategories } from '../../src/catalogue/technographics';
+import {
+  findTechnographicTool,
+  listTechnographicTools,
+  technographicCategories,
+} from '../../src/catalogue/technographics';
 
 describe('technographic tools', () => {
   it('has a large catalogue of uniquely named tools', () => {
@@ -20,7 +24,10 @@ describe('technographic tools', () => {
   });
 
   it('finds a tool whatever its casing', () => {
-    expect(findTechnographicTool('amazon web services')).toEqual({ name: 'Amazon Web Services', category: 'Cloud Infrastructure' });
+    expect(findTechnographicTool('amazon web services')).toEqual({
+      name: 'Amazon Web Services',
+      category: 'Cloud Infrastructure',
+    });
     expect(findTechnographicTool('Notepad')).toBeUndefined();
   });
 

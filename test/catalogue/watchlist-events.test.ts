@@ -45,7 +45,11 @@ describe('watchlist events', () => {
   });
 
   it('merges sent sources over the defaults', () => {
-    const resolved = resolveWatchlistSources({ company_news: { enabled: true }, fundraising: { enabled: false }, unknown: { enabled: true } });
+    const resolved = resolveWatchlistSources({
+      company_news: { enabled: true },
+      fundraising: { enabled: false },
+      unknown: { enabled: true },
+    });
     expect(resolved.company_news).toEqual({ enabled: true });
     expect(resolved.fundraising).toEqual({ enabled: false });
     expect(resolved.job_offers).toEqual({ enabled: true });

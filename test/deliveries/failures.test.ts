@@ -1,7 +1,15 @@
 import { leadWorkflowId } from '../../src/temporal/contract';
 import { call } from '../setup/http';
 import { endpointOf } from '../../src/services/deliveries/endpoint';
-import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitForDeliveries } from './fixtures';
+import {
+  DELIVERY_ENV,
+  deliveriesOf,
+  deliveryTestBed,
+  leadDeliveriesAre,
+  leadsTo,
+  sleep,
+  waitForDeliveries,
+} from './fixtures';
 
 /** Receivers that hang, go away, redirect or throttle, against the real worker and Temporal. */
 
@@ -17,7 +25,10 @@ async function until<T>(read: () => Promise<T | null>, timeoutMs = 5000): Promis
 }
 
 const attemptsOf = (deliveryId: string) =>
-  testBed.stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
+  testBed.stack.db.query(
+    `SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+    [deliveryId],
+  );
 
 test('a receiver that hangs past the time-out is retried, under the same id, and then delivered', async () => {
   const r = await receiver();
@@ -71,7 +82,12 @@ test('a 302 is one attempt and a permanent failure: the redirect is not followed
   r.script({ status: 302, headers: { Location: elsewhere.url } });
   const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'));
-  expect(delivery).toMatchObject({ attempts: 1, lastStatusCode: 302, lastError: 'receiver answered 302', nextAttemptAt: null });
+  expect(delivery).toMatchObject({
+    attempts: 1,
+    lastStatusCode: 302,
+    lastError: 'receiver answered 302',
+    nextAttemptAt: null,
+  });
   await sleep(1000);
   expect(r.requests).toHaveLength(1);
   expect(elsewhere.requests).toHaveLength(0);
@@ -83,24 +99,32 @@ test('deleting the signal cancels a delivery waiting out its back-off: cancelled
   r.script({ status: 429, headers: { 'Retry-After': '10' } });
   const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   await r.waitFor(1);
-  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
+  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) =>
+    items.some((d) => d.nextAttemptAt !== null),
+  );
   expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 429 });
   // The row says "waiting" as soon as the attempt records the 429; delete once the lead
   // workflow is the one waiting (its timer started).
   const handle = testBed.stack.temporal.workflow.getHandle(leadWorkflowId(waiting.leadId));
-  const timerStarted = async () => (await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ?? false;
-  for (const until = Date.now() + 10_000; !(await timerStarted()); ) {
+  const timerStarted = async () =>
+    (await handle.fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ?? false;
+  for (const until = Date.now() + 10_000; !(await timerStarted());) {
     if (Date.now() > until) throw new Error(`the lead workflow of ${waiting.leadId} is not waiting`);
     await sleep(50);
   }
 
   const started = Date.now();
-  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
+  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, {
+    token: testBed.account.apiKey,
+    method: 'DELETE',
+  });
   expect(deleted.status).toBe(204);
   // The workflow itself was cancelled: it ends now, not when the 10 s are over.
   await expect(handle.result()).resolves.toMatchObject({ routes: { webhook: 'cancelled' } });
   expect(Date.now() - started).toBeLessThan(5000);
-  const [row] = await testBed.stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [waiting.id]);
+  const [row] = await testBed.stack.db.query(`SELECT status, attempts, next_attempt_at FROM deliveries WHERE id = $1`, [
+    waiting.id,
+  ]);
   expect(row).toEqual({ status: 'cancelled', attempts: 1, next_attempt_at: null });
   await sleep(1500);
   expect(r.requests).toHaveLength(1);
@@ -138,7 +162,8 @@ describe('the per-endpoint send-rate note', () => {
   const rates = () => testBed.stack.services.deliveries.rates;
   let n = 0;
   const origin = () => `http://rates-${++n}.example:8080`;
-  const setNote = (o: string, sql: string) => testBed.stack.db.query(`UPDATE webhook_endpoints SET ${sql} WHERE origin = $1`, [o]);
+  const setNote = (o: string, sql: string) =>
+    testBed.stack.db.query(`UPDATE webhook_endpoints SET ${sql} WHERE origin = $1`, [o]);
 
   test('an endpoint never throttled goes at once and has no note', async () => {
     const o = origin();
@@ -175,7 +200,8 @@ describe('the per-endpoint send-rate note', () => {
     const two = await rates().claimSlot(o, 5000);
     expect('waitMs' in one && one.waitMs).toBeGreaterThan(800);
     expect(one).toMatchObject({ paced: true });
-    const slotOf = (at: number, claim: { waitMs: number } | { deferMs: number }) => at + ('waitMs' in claim ? claim.waitMs : Number.NaN);
+    const slotOf = (at: number, claim: { waitMs: number } | { deferMs: number }) =>
+      at + ('waitMs' in claim ? claim.waitMs : Number.NaN);
     // Each wait counts from its own claim; the slots themselves are the spacing apart.
     expect(Math.abs(slotOf(twoAt, two) - slotOf(oneAt, one) - 500)).toBeLessThan(50);
   });
@@ -207,13 +233,18 @@ test('the deliveries list shows a delivery deferred for its endpoint with its ne
   // The endpoint asked for 20 s: longer than an attempt waits in place, so the attempt defers.
   await testBed.stack.services.deliveries.rates.recordThrottled(origin, 20_000);
   const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
-  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) => items.some((d) => d.nextAttemptAt !== null));
+  const [waiting] = await waitForDeliveries(testBed.stack, testBed.account, signalId, (items) =>
+    items.some((d) => d.nextAttemptAt !== null),
+  );
   expect(waiting).toMatchObject({ status: 'pending', attempts: 0 });
   expect(Math.abs(Date.parse(waiting.nextAttemptAt) - (Date.now() + 20_000))).toBeLessThan(3000);
   // Nothing was sent, and nothing is until the endpoint's time has come.
   await sleep(1000);
   expect(r.requests).toHaveLength(0);
-  expect((await deliveriesOf(testBed.stack, testBed.account, signalId))[0]).toMatchObject({ status: 'pending', attempts: 0 });
+  expect((await deliveriesOf(testBed.stack, testBed.account, signalId))[0]).toMatchObject({
+    status: 'pending',
+    attempts: 0,
+  });
 });
 
 test('one batch of leads with every kind of answer: each delivery is settled, retried or failed as if sent alone, every attempt recorded', async () => {
@@ -244,15 +275,32 @@ test('one batch of leads with every kind of answer: each delivery is settled, re
   for (const request of r.requests) byPerson.set(request.body.contact.last_name, request.body.contact.lead_id);
   const deliveryOf = (person: string) => items.find((d) => d.leadId === byPerson.get(person));
 
-  expect(deliveryOf('Lovelace0')).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200, lastError: null });
-  expect(deliveryOf('Lovelace1')).toMatchObject({ status: 'delivered', attempts: 2, lastStatusCode: 200, lastError: null });
-  expect(deliveryOf('Lovelace2')).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410, lastError: 'receiver answered 410' });
+  expect(deliveryOf('Lovelace0')).toMatchObject({
+    status: 'delivered',
+    attempts: 1,
+    lastStatusCode: 200,
+    lastError: null,
+  });
+  expect(deliveryOf('Lovelace1')).toMatchObject({
+    status: 'delivered',
+    attempts: 2,
+    lastStatusCode: 200,
+    lastError: null,
+  });
+  expect(deliveryOf('Lovelace2')).toMatchObject({
+    status: 'failed',
+    attempts: 1,
+    lastStatusCode: 410,
+    lastError: 'receiver answered 410',
+  });
   expect(deliveryOf('Lovelace3')).toMatchObject({ status: 'delivered', attempts: 2, lastStatusCode: 200 });
   expect(await attemptsOf(deliveryOf('Lovelace1').id)).toEqual([
     { attempt: 1, status_code: 500, error: 'receiver answered 500' },
     { attempt: 2, status_code: 200, error: null },
   ]);
-  expect(await attemptsOf(deliveryOf('Lovelace2').id)).toEqual([{ attempt: 1, status_code: 410, error: 'receiver answered 410' }]);
+  expect(await attemptsOf(deliveryOf('Lovelace2').id)).toEqual([
+    { attempt: 1, status_code: 410, error: 'receiver answered 410' },
+  ]);
   expect(await attemptsOf(deliveryOf('Lovelace3').id)).toEqual([
     { attempt: 1, status_code: 429, error: 'receiver answered 429' },
     { attempt: 2, status_code: 200, error: null },

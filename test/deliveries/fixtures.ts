@@ -65,7 +65,9 @@ export async function leadsTo(stack: Stack, account: TestAccount, webhookUrl: st
 export async function deliveriesOf(stack: Stack, account: TestAccount, signalId: string): Promise<any[]> {
   const items: any[] = [];
   for (let offset = 0; ; offset += 100) {
-    const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?limit=100&offset=${offset}`, { token: account.apiKey });
+    const page = await call(`${stack.url}/api/v1/signals/${signalId}/deliveries?limit=100&offset=${offset}`, {
+      token: account.apiKey,
+    });
     if (page.status !== 200) throw new Error(`deliveries not listed: ${page.text}`);
     items.push(...page.body.items);
     if (!page.body.hasMore) return items;
@@ -90,10 +92,12 @@ export async function waitForDeliveries(
 }
 
 /** Every lead delivery of the signal (at least `count`) has `status`. */
-export const leadDeliveriesAre = (status: string, count = 1) => (items: any[]) => {
-  const leads = items.filter((d) => d.kind === 'lead');
-  return leads.length >= count && leads.every((d) => d.status === status);
-};
+export const leadDeliveriesAre =
+  (status: string, count = 1) =>
+  (items: any[]) => {
+    const leads = items.filter((d) => d.kind === 'lead');
+    return leads.length >= count && leads.every((d) => d.status === status);
+  };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

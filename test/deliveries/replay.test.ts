@@ -2,7 +2,17 @@ import { call, createAccount } from '../setup/http';
 import { deliveryTaskQueue } from '../../src/temporal/contract';
 import { replayBody } from '../../src/services/deliveries/webhook-body';
 import type { Receiver } from './receiver';
-import { DELIVERY_ENV, deliveriesOf, deliveryTestBed, jobChanges, leadDeliveriesAre, leadsTo, signalFor, sleep, waitForDeliveries } from './fixtures';
+import {
+  DELIVERY_ENV,
+  deliveriesOf,
+  deliveryTestBed,
+  jobChanges,
+  leadDeliveriesAre,
+  leadsTo,
+  signalFor,
+  sleep,
+  waitForDeliveries,
+} from './fixtures';
 
 const testBed = deliveryTestBed({ env: DELIVERY_ENV, credits: 1000 });
 const { receiver } = testBed;
@@ -75,7 +85,10 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
   expect(failingTries[1].at - failingTries[0].at).toBeGreaterThanOrEqual(400);
 
   // The stored leads are untouched, and read back without the flag.
-  const after = await testBed.stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1 ORDER BY created_at, id`, [signalId]);
+  const after = await testBed.stack.db.query(
+    `SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1 ORDER BY created_at, id`,
+    [signalId],
+  );
   expect(after).toEqual(leads);
   const read = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/leads`, { token: testBed.account.apiKey });
   expect(read.body.leads.every((l: any) => !('is_replay' in l.signal))).toBe(true);
@@ -88,14 +101,17 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
     const delivery = byLead.get(lead.id);
     expect(delivery.id).toBe([...idsByLead.get(lead.id)!][0]);
     if (refused.has(lead.id)) expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 400 });
-    else if (lead.id === failing) expect(delivery).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 500 });
+    else if (lead.id === failing)
+      expect(delivery).toMatchObject({ status: 'failed', attempts: 3, lastStatusCode: 500 });
     else expect(delivery).toMatchObject({ status: 'delivered', attempts: 1, lastStatusCode: 200 });
   }
 
   // The replay ran as `replay:{signalId}:{n}`, findable by its signal.
   const workflows: string[] = [];
   for (let i = 0; i < 50 && workflows.length === 0; i++) {
-    for await (const wf of testBed.stack.temporal.workflow.list({ query: `SignalId = '${signalId}' AND WorkflowType = 'replayWorkflow'` })) {
+    for await (const wf of testBed.stack.temporal.workflow.list({
+      query: `SignalId = '${signalId}' AND WorkflowType = 'replayWorkflow'`,
+    })) {
       workflows.push(wf.workflowId);
     }
     if (workflows.length === 0) await sleep(100);
@@ -114,13 +130,18 @@ test('resends every lead with is_replay under new ids, and answers total, sent a
     expect(replays.some((d) => d.id === id)).toBe(false);
   }
   // Replays are free: one charge per lead, made when it was produced.
-  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1`, [signalId]);
+  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1`, [
+    signalId,
+  ]);
   expect(n).toBe(5);
 });
 
 test('a signal with no leads yet answers zeros', async () => {
   const r = await receiver();
-  const signalId = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { webhookUrl: r.url, status: 'draft' });
+  const signalId = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), {
+    webhookUrl: r.url,
+    status: 'draft',
+  });
   const answer = await replay(signalId);
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({ total: 0, sent: 0, failed: 0 });
@@ -128,14 +149,19 @@ test('a signal with no leads yet answers zeros', async () => {
 });
 
 test('422 without a webhookUrl, 404 for an unknown signal or one of another account, 403 for a read-only key', async () => {
-  const noWebhook = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { status: 'draft' });
+  const noWebhook = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), {
+    status: 'draft',
+  });
   const none = await replay(noWebhook);
   expect(none.status).toBe(422);
   expect(none.body.error.code).toBe('VALIDATION_ERROR');
   expect(none.body.error.details).toEqual([{ field: 'webhookUrl', message: expect.any(String) }]);
 
   const r = await receiver();
-  const mine = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), { webhookUrl: r.url, status: 'draft' });
+  const mine = await signalFor(testBed.stack, testBed.account, await jobChanges(testBed.stack, 0), {
+    webhookUrl: r.url,
+    status: 'draft',
+  });
   const other = await createAccount(testBed.stack, { credits: 10 });
   const foreign = await replay(mine, other.apiKey);
   expect(foreign.status).toBe(404);
@@ -159,20 +185,28 @@ test('the replay workflow pages through the leads and continues as new, carrying
     args: [{ signalId, timeoutMs: 2000, pageSize: 2, sendsPerRun: 3 }],
   });
   await expect(handle.result()).resolves.toEqual({ total: 7, sent: 7, failed: 0 });
-  const firstRun = await testBed.stack.temporal.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+  const firstRun = await testBed.stack.temporal.workflow
+    .getHandle(handle.workflowId, handle.firstExecutionRunId)
+    .describe();
   expect(firstRun.status.name).toBe('CONTINUED_AS_NEW');
 
   const replayed = r.requests.slice(7);
   expect(replayed.map((q) => q.body.contact.lead_id).sort()).toEqual(leads.map((l) => l.id).sort());
   expect(new Set(replayed.map((q) => q.headers['x-webhook-id'])).size).toBe(7);
-  const [{ n }] = await testBed.stack.db.query(`SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
+  const [{ n }] = await testBed.stack.db.query(
+    `SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`,
+    [signalId],
+  );
   expect(n).toBe(7);
 });
 
-test('the unprefixed path of the specification\'s introduction replays the same way', async () => {
+test("the unprefixed path of the specification's introduction replays the same way", async () => {
   const r = await receiver();
   const { signalId } = await deliveredLeads(r, 2);
-  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/replay-webhook`, { token: testBed.account.apiKey, method: 'POST' });
+  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/replay-webhook`, {
+    token: testBed.account.apiKey,
+    method: 'POST',
+  });
   expect(answer.status).toBe(200);
   expect(answer.body).toEqual({ total: 2, sent: 2, failed: 0 });
   expect(r.requests.slice(2).every((q) => q.body.signal.is_replay === true)).toBe(true);

@@ -4,7 +4,10 @@ import { DELIVERY_ENV, deliveryTestBed, leadDeliveriesAre, leadsTo, sleep, waitF
 
 /** A retry window of 2 s, so that its end is seen within a test. */
 
-const testBed = deliveryTestBed({ env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_WINDOW_MS: '2000' }, credits: 100 });
+const testBed = deliveryTestBed({
+  env: { ...DELIVERY_ENV, WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_RETRY_WINDOW_MS: '2000' },
+  credits: 100,
+});
 let r: Receiver;
 beforeAll(async () => {
   r = await testBed.receiver();
@@ -14,15 +17,28 @@ test('a receiver that answers 500 until the retry window is over: the delivery i
   r.answerWith(() => ({ status: 500 }));
   const signalId = await leadsTo(testBed.stack, testBed.account, r.url);
   await r.waitFor(1);
-  const [delivery] = await waitForDeliveries(testBed.stack, testBed.account, signalId, leadDeliveriesAre('failed'), 15_000);
+  const [delivery] = await waitForDeliveries(
+    testBed.stack,
+    testBed.account,
+    signalId,
+    leadDeliveriesAre('failed'),
+    15_000,
+  );
   const requests = r.requests.slice();
   // Retried with back-off until the 2 s were used up (the dev server fires retry timers about
   // a second apart at best, so that is two or three tries).
   expect(requests.length).toBeGreaterThanOrEqual(2);
   expect(new Set(requests.map((q) => q.headers['x-webhook-id'])).size).toBe(1);
   expect(requests[requests.length - 1].at - requests[0].at).toBeLessThan(2500);
-  expect(delivery).toMatchObject({ status: 'failed', attempts: requests.length, lastStatusCode: 500, nextAttemptAt: null });
-  await expect(testBed.stack.temporal.workflow.getHandle(leadWorkflowId(delivery.leadId)).result()).resolves.toMatchObject({ routes: { webhook: 'failed' } });
+  expect(delivery).toMatchObject({
+    status: 'failed',
+    attempts: requests.length,
+    lastStatusCode: 500,
+    nextAttemptAt: null,
+  });
+  await expect(
+    testBed.stack.temporal.workflow.getHandle(leadWorkflowId(delivery.leadId)).result(),
+  ).resolves.toMatchObject({ routes: { webhook: 'failed' } });
   await sleep(1500);
   expect(r.requests).toHaveLength(requests.length);
   // The lead stays readable whatever happened to its delivery.

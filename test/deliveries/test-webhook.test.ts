@@ -2,20 +2,32 @@ import { call } from '../setup/http';
 import { deliveryTestBed } from './fixtures';
 
 // A test send carries a sample lead, not one made from the database: no company to seed.
-const testBed = deliveryTestBed({ env: { SIGNAL_EVALUATION_INTERVAL: '1h', WEBHOOK_TIMEOUT_MS: '1000' }, credits: 100, seedCompany: false });
+const testBed = deliveryTestBed({
+  env: { SIGNAL_EVALUATION_INTERVAL: '1h', WEBHOOK_TIMEOUT_MS: '1000' },
+  credits: 100,
+  seedCompany: false,
+});
 const { receiver } = testBed;
 
 async function draftSignal(webhookUrl?: string): Promise<string> {
   const created = await call(`${testBed.stack.url}/api/v1/signals/job-changes`, {
     token: testBed.account.apiKey,
-    body: { name: 'Webhook test', ...(webhookUrl ? { webhookUrl } : {}), config: { jobTitles: ['Chief Technology Officer'] } },
+    body: {
+      name: 'Webhook test',
+      ...(webhookUrl ? { webhookUrl } : {}),
+      config: { jobTitles: ['Chief Technology Officer'] },
+    },
   });
   if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
   return created.body.id;
 }
 
 const testWebhook = (signalId: string, body?: unknown) =>
-  call(`${testBed.stack.url}/api/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST', ...(body ? { body } : {}) });
+  call(`${testBed.stack.url}/api/v1/signals/${signalId}/test-webhook`, {
+    token: testBed.account.apiKey,
+    method: 'POST',
+    ...(body ? { body } : {}),
+  });
 
 test('sends one signed sample lead marked is_test to the saved webhook and answers field by field', async () => {
   const r = await receiver();
@@ -25,7 +37,13 @@ test('sends one signed sample lead marked is_test to the saved webhook and answe
   expect(Object.keys(answer.body).sort()).toEqual(['payloadSent', 'signed', 'statusCode', 'success']);
   expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: true });
   const sent = answer.body.payloadSent;
-  expect(sent.signal).toMatchObject({ id: signalId, name: 'Webhook test', type: 'job_changes', is_test: true, last_signal: 'Job Change' });
+  expect(sent.signal).toMatchObject({
+    id: signalId,
+    name: 'Webhook test',
+    type: 'job_changes',
+    is_test: true,
+    last_signal: 'Job Change',
+  });
   expect(sent.signal.new_title).toBe('Chief Technology Officer');
   expect(sent.contact).toMatchObject({ first_name: 'Ada', title: 'Chief Technology Officer', email: '' });
   expect(sent.contact.lead_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -40,9 +58,13 @@ test('sends one signed sample lead marked is_test to the saved webhook and answe
   // A second test is a new send with a new id; each is listed as a test delivery.
   await testWebhook(signalId);
   expect(r.requests[1].headers['x-webhook-id']).not.toBe(request.headers['x-webhook-id']);
-  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, { token: testBed.account.apiKey });
+  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, {
+    token: testBed.account.apiKey,
+  });
   expect(page.body.total).toBe(2);
-  expect(page.body.items.every((d: any) => d.kind === 'test' && d.status === 'delivered' && d.attempts === 1)).toBe(true);
+  expect(page.body.items.every((d: any) => d.kind === 'test' && d.status === 'delivered' && d.attempts === 1)).toBe(
+    true,
+  );
 });
 
 test('a url in the body is tested instead of the saved webhook, and a receiver error is reported, not retried', async () => {
@@ -93,7 +115,10 @@ test('422 with neither a saved webhook nor a url; 422 for a url that is not http
 
 test('with private targets refused, loopback is refused when dialled, by literal and by name, as a permanent failure', async () => {
   const { WebhookSender } = await import('../../src/services/deliveries/webhook-sender');
-  const guarded = new WebhookSender(testBed.stack.db, { WEBHOOK_TIMEOUT_MS: 1000, WEBHOOK_ALLOW_PRIVATE_TARGETS: false });
+  const guarded = new WebhookSender(testBed.stack.db, {
+    WEBHOOK_TIMEOUT_MS: 1000,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: false,
+  });
   const r = await receiver();
   const signalId = await draftSignal(r.url);
   const port = new URL(r.url).port;
@@ -110,10 +135,13 @@ test('with private targets refused, loopback is refused when dialled, by literal
   expect(r.requests).toHaveLength(0);
 });
 
-test('the unprefixed path of the specification\'s introduction answers the same way', async () => {
+test("the unprefixed path of the specification's introduction answers the same way", async () => {
   const r = await receiver();
   const signalId = await draftSignal(r.url);
-  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/test-webhook`, { token: testBed.account.apiKey, method: 'POST' });
+  const answer = await call(`${testBed.stack.url}/v1/signals/${signalId}/test-webhook`, {
+    token: testBed.account.apiKey,
+    method: 'POST',
+  });
   expect(answer.status).toBe(200);
   expect(answer.body).toMatchObject({ success: true, statusCode: 200, signed: true });
   expect(r.requests).toHaveLength(1);

@@ -10,7 +10,8 @@ const { receiver } = testBed;
 let seq = 0;
 
 beforeAll(async () => {
-  await testBed.stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
+  await testBed.stack.db
+    .query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
     VALUES ('dc1', 'Acme', 'acme', 'acme.com', 'Software Development', 120, '51-200', 'US', 'Austin')`);
 });
 
@@ -32,14 +33,21 @@ async function leadTo(webhookUrl: string): Promise<{ signalId: string }> {
   );
   const created = await call(`${testBed.stack.url}/api/v1/signals/job-changes`, {
     token: testBed.account.apiKey,
-    body: { name: `Deliveries ${tag}`, status: 'active', webhookUrl, config: { customTitles: [tag], locations: ['Texas'] } },
+    body: {
+      name: `Deliveries ${tag}`,
+      status: 'active',
+      webhookUrl,
+      config: { customTitles: [tag], locations: ['Texas'] },
+    },
   });
   if (created.status !== 201) throw new Error(`signal not created: ${created.text}`);
   return { signalId: created.body.id };
 }
 
 async function deliveriesOf(signalId: string) {
-  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, { token: testBed.account.apiKey });
+  const page = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries`, {
+    token: testBed.account.apiKey,
+  });
   expect(page.status).toBe(200);
   return page.body;
 }
@@ -67,7 +75,9 @@ test('a lead arrives signed over its exact stored bytes, and the delivery is lis
   expect(request.headers['webhook-id']).toBe(request.headers['x-webhook-id']);
   expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
 
-  const [lead] = await testBed.stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1`, [signalId]);
+  const [lead] = await testBed.stack.db.query(`SELECT id, payload::text AS payload FROM leads WHERE signal_id = $1`, [
+    signalId,
+  ]);
   expect(request.rawBody.toString('utf8')).toBe(lead.payload);
   expect(request.body.contact.lead_id).toBe(lead.id);
 
@@ -109,9 +119,10 @@ test('a 500 is retried with the same X-Webhook-Id, and both attempts are recorde
   expect(second.rawBody.equals(first.rawBody)).toBe(true);
   const page = await waitForDeliveryStatus(signalId, 'delivered');
   expect(page.items[0]).toMatchObject({ attempts: 2, lastStatusCode: 200 });
-  const attempts = await testBed.stack.db.query(`SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [
-    page.items[0].id,
-  ]);
+  const attempts = await testBed.stack.db.query(
+    `SELECT attempt, status_code, error FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+    [page.items[0].id],
+  );
   expect(attempts).toEqual([
     { attempt: 1, status_code: 500, error: 'receiver answered 500' },
     { attempt: 2, status_code: 200, error: null },
@@ -142,12 +153,21 @@ test('a 400 is a permanent failure: one attempt, delivery failed', async () => {
   const { signalId } = await leadTo(r.url);
   await r.waitFor(1);
   const page = await waitForDeliveryStatus(signalId, 'failed');
-  expect(page.items[0]).toMatchObject({ attempts: 1, lastStatusCode: 400, lastError: 'receiver answered 400', nextAttemptAt: null });
+  expect(page.items[0]).toMatchObject({
+    attempts: 1,
+    lastStatusCode: 400,
+    lastError: 'receiver answered 400',
+    nextAttemptAt: null,
+  });
   await new Promise((res) => setTimeout(res, 1000));
   expect(r.requests).toHaveLength(1);
-  const failed = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=failed`, { token: testBed.account.apiKey });
+  const failed = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=failed`, {
+    token: testBed.account.apiKey,
+  });
   expect(failed.body.total).toBe(1);
-  const delivered = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=delivered`, { token: testBed.account.apiKey });
+  const delivered = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/deliveries?status=delivered`, {
+    token: testBed.account.apiKey,
+  });
   expect(delivered.body.total).toBe(0);
   // The lead stays readable whatever happened to its delivery.
   const leads = await call(`${testBed.stack.url}/api/v1/signals/${signalId}/leads`, { token: testBed.account.apiKey });
@@ -155,7 +175,10 @@ test('a 400 is a permanent failure: one attempt, delivery failed', async () => {
 });
 
 test('after the secret is regenerated, the next delivery is signed with the new one', async () => {
-  const regenerated = await call(`${testBed.stack.url}/admin/v1/api-keys/${testBed.account.keyId}/webhook-secret`, { token: TEST_ADMIN_TOKEN, method: 'POST' });
+  const regenerated = await call(`${testBed.stack.url}/admin/v1/api-keys/${testBed.account.keyId}/webhook-secret`, {
+    token: TEST_ADMIN_TOKEN,
+    method: 'POST',
+  });
   expect(regenerated.status).toBe(200);
   const newSecret: string = regenerated.body.webhookSecret;
   expect(newSecret).not.toBe(testBed.account.webhookSecret);
@@ -163,7 +186,11 @@ test('after the secret is regenerated, the next delivery is signed with the new 
   await leadTo(r.url);
   const [request] = await r.waitFor(1);
   expect(request.verified).toBe(true);
-  const old = signWebhook(testBed.account.webhookSecret, request.headers['x-webhook-timestamp'] as string, request.rawBody);
+  const old = signWebhook(
+    testBed.account.webhookSecret,
+    request.headers['x-webhook-timestamp'] as string,
+    request.rawBody,
+  );
   expect(request.headers['x-webhook-signature']).not.toBe(old);
   testBed.account.webhookSecret = newSecret;
 });
@@ -180,8 +207,13 @@ test('deleting the signal cancels a delivery that is still being retried', async
   r.script(...Array.from({ length: 50 }, () => ({ status: 503 })));
   const { signalId } = await leadTo(r.url);
   await r.waitFor(2);
-  const [delivery] = await testBed.stack.db.query(`SELECT id, lead_id FROM deliveries WHERE signal_id = $1`, [signalId]);
-  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, { token: testBed.account.apiKey, method: 'DELETE' });
+  const [delivery] = await testBed.stack.db.query(`SELECT id, lead_id FROM deliveries WHERE signal_id = $1`, [
+    signalId,
+  ]);
+  const deleted = await call(`${testBed.stack.url}/api/v1/signals/${signalId}`, {
+    token: testBed.account.apiKey,
+    method: 'DELETE',
+  });
   expect(deleted.status).toBe(204);
   const [row] = await testBed.stack.db.query(`SELECT status FROM deliveries WHERE id = $1`, [delivery.id]);
   expect(row.status).toBe('cancelled');

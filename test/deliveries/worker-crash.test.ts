@@ -27,7 +27,10 @@ const workers: ChildProcess[] = [];
 const workerOutput: string[] = [];
 
 beforeAll(async () => {
-  const [started] = await Promise.all([startStack({ worker: false, env: WORKER_ENV }), compiledProject().then((dir) => void (outDir = dir))]);
+  const [started] = await Promise.all([
+    startStack({ worker: false, env: WORKER_ENV }),
+    compiledProject().then((dir) => void (outDir = dir)),
+  ]);
   stack = started;
   await seedCompany(stack);
 }, 180_000);
@@ -69,7 +72,10 @@ test('SIGKILL of the worker mid-send, then a new worker: the lead still arrives,
   expect(delivery).toMatchObject({ id: inFlight.headers['x-webhook-id'], lastStatusCode: 200 });
   // Billed once, when the lead was produced; the redelivery costs nothing.
   const [lead] = await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [signalId]);
-  const charges = await stack.db.query(`SELECT lead_id, operation, credits::float8 AS credits FROM credit_ledger WHERE signal_id = $1`, [signalId]);
+  const charges = await stack.db.query(
+    `SELECT lead_id, operation, credits::float8 AS credits FROM credit_ledger WHERE signal_id = $1`,
+    [signalId],
+  );
   expect(charges).toEqual([{ lead_id: lead.id, operation: 'lead', credits: -2 }]);
   // The new worker replayed the lead workflow and ran its attempt once more: two attempts, one delivery.
   expect(delivery.attempts).toBe(2);

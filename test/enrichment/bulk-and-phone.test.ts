@@ -1,6 +1,14 @@
 import type { Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { client, creditsOf, eventually, expectStatus, ingestStore, startEnrichmentStack, type ApiClient } from './fixtures';
+import {
+  client,
+  creditsOf,
+  eventually,
+  expectStatus,
+  ingestStore,
+  startEnrichmentStack,
+  type ApiClient,
+} from './fixtures';
 
 const LATENCY_MS = 800;
 
@@ -42,13 +50,17 @@ describe('POST /api/v1/enrichment/contacts/bulk', () => {
     expect(jobId).toMatch(/^[0-9a-f-]{36}$/);
 
     const seen: number[] = [];
-    const finished = await eventually(async () => {
-      const status = expectStatus(await api.get(`/enrichment/contacts/bulk/${jobId}`), 200);
-      expect(status.total).toBe(total);
-      expect(status.results).toHaveLength(status.done);
-      seen.push(status.done);
-      return status.status === 'completed' ? status : undefined;
-    }, 60_000, 50);
+    const finished = await eventually(
+      async () => {
+        const status = expectStatus(await api.get(`/enrichment/contacts/bulk/${jobId}`), 200);
+        expect(status.total).toBe(total);
+        expect(status.results).toHaveLength(status.done);
+        seen.push(status.done);
+        return status.status === 'completed' ? status : undefined;
+      },
+      60_000,
+      50,
+    );
 
     expect(seen.some((done) => done > 0 && done < total)).toBe(true);
     // `done` only ever rises.
@@ -57,12 +69,21 @@ describe('POST /api/v1/enrichment/contacts/bulk', () => {
     expect(finished.results.map((r: { index: number }) => r.index)).toEqual(Array.from({ length: total }, (_, i) => i));
     for (const result of finished.results) {
       if (FOUND.has(result.index % 5)) {
-        expect(result).toMatchObject({ found: true, contact: { first_name: expect.any(String), email: expect.stringContaining('@') }, company: { name: expect.any(String) } });
+        expect(result).toMatchObject({
+          found: true,
+          contact: { first_name: expect.any(String), email: expect.stringContaining('@') },
+          company: { name: expect.any(String) },
+        });
       } else {
         expect(result).toEqual({ index: result.index, found: false, contact: null, company: null });
       }
     }
-    expect(finished.results[0].contact).toMatchObject({ first_name: 'Jane', last_name: 'Doe', email: 'jane.doe@acme.io', phone: '' });
+    expect(finished.results[0].contact).toMatchObject({
+      first_name: 'Jane',
+      last_name: 'Doe',
+      email: 'jane.doe@acme.io',
+      phone: '',
+    });
     expect(finished.results[2].company).toMatchObject({ name: 'Initech', website: 'https://initech.de' });
 
     const found = finished.results.filter((r: { found: boolean }) => r.found).length;
@@ -83,30 +104,53 @@ describe('POST /api/v1/enrichment/contacts/bulk', () => {
     expect(finished.results.filter((r: { found: boolean }) => r.found)).toHaveLength(2);
     const unpaid = finished.results.filter((r: { error?: { code: string } }) => r.error);
     expect(unpaid).toHaveLength(2);
-    for (const result of unpaid) expect(result).toMatchObject({ found: false, contact: null, error: { code: 'INSUFFICIENT_CREDITS' } });
-    expect(await creditsOf(api)).toEqual({ balance: 0, charges: Array(2).fill({ operation: 'enrichment_contact', credits: -1 }) });
+    for (const result of unpaid)
+      expect(result).toMatchObject({ found: false, contact: null, error: { code: 'INSUFFICIENT_CREDITS' } });
+    expect(await creditsOf(api)).toEqual({
+      balance: 0,
+      charges: Array(2).fill({ operation: 'enrichment_contact', credits: -1 }),
+    });
   });
 
   test('bodies: 1 to 1000 valid contact references, else 422; no credits at all is 402', async () => {
     const api = await account(10);
     const tooMany = Array.from({ length: 1001 }, () => ({ email: 'jane.doe@acme.io' }));
-    for (const body of [{ contacts: [] }, { contacts: tooMany }, {}, { contacts: [{ email: 'jane.doe@acme.io' }, { firstName: 'Jane' }] }, { contacts: [{ mail: 'x@y.z' }] }]) {
+    for (const body of [
+      { contacts: [] },
+      { contacts: tooMany },
+      {},
+      { contacts: [{ email: 'jane.doe@acme.io' }, { firstName: 'Jane' }] },
+      { contacts: [{ mail: 'x@y.z' }] },
+    ]) {
       const answer = await api.post('/enrichment/contacts/bulk', body);
-      expect({ status: answer.status, code: answer.body.error.code }).toEqual({ status: 422, code: 'VALIDATION_ERROR' });
+      expect({ status: answer.status, code: answer.body.error.code }).toEqual({
+        status: 422,
+        code: 'VALIDATION_ERROR',
+      });
     }
-    const invalid = await api.post('/enrichment/contacts/bulk', { contacts: [{ email: 'jane.doe@acme.io' }, { firstName: 'Jane' }] });
-    expect(invalid.body.error.details).toEqual([{ field: 'contacts.1', message: expect.stringMatching(/linkedinUrl, or email/) }]);
+    const invalid = await api.post('/enrichment/contacts/bulk', {
+      contacts: [{ email: 'jane.doe@acme.io' }, { firstName: 'Jane' }],
+    });
+    expect(invalid.body.error.details).toEqual([
+      { field: 'contacts.1', message: expect.stringMatching(/linkedinUrl, or email/) },
+    ]);
     const atTheLimit = await api.post('/enrichment/contacts/bulk', { contacts: tooMany.slice(0, 1000) });
     expect(atTheLimit.status).toBe(202);
 
     const broke = await account(0.5);
     const refused = await broke.post('/enrichment/contacts/bulk', { contacts: [{ email: 'jane.doe@acme.io' }] });
-    expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 402, code: 'INSUFFICIENT_CREDITS' });
+    expect({ status: refused.status, code: refused.body.error.code }).toEqual({
+      status: 402,
+      code: 'INSUFFICIENT_CREDITS',
+    });
   });
 
   test("another account's job is 404", async () => {
     const owner = await account(10);
-    const { jobId } = expectStatus(await owner.post('/enrichment/contacts/bulk', { contacts: [{ email: 'nobody@acme.io' }] }), 202);
+    const { jobId } = expectStatus(
+      await owner.post('/enrichment/contacts/bulk', { contacts: [{ email: 'nobody@acme.io' }] }),
+      202,
+    );
     const stranger = await account(10);
     expect((await stranger.get(`/enrichment/contacts/bulk/${jobId}`)).status).toBe(404);
   });
@@ -115,7 +159,10 @@ describe('POST /api/v1/enrichment/contacts/bulk', () => {
 describe('POST /api/v1/enrichment/phone', () => {
   test('a found phone completes the lookup and costs 5 credits', async () => {
     const api = await account(10);
-    const { lookupId } = expectStatus(await api.post('/enrichment/phone', { linkedinUrl: 'https://www.linkedin.com/in/jane-doe' }), 202);
+    const { lookupId } = expectStatus(
+      await api.post('/enrichment/phone', { linkedinUrl: 'https://www.linkedin.com/in/jane-doe' }),
+      202,
+    );
     const first = expectStatus(await api.get(`/enrichment/phone/${lookupId}`), 200);
     expect(['pending', 'completed']).toContain(first.status);
     const done = await eventually(async () => {
@@ -142,10 +189,16 @@ describe('POST /api/v1/enrichment/phone', () => {
   test('a balance under 5 credits is 402 before the lookup; a bad reference is 422', async () => {
     const api = await account(4.5);
     const refused = await api.post('/enrichment/phone', { email: 'jane.doe@acme.io' });
-    expect({ status: refused.status, code: refused.body.error.code }).toEqual({ status: 402, code: 'INSUFFICIENT_CREDITS' });
+    expect({ status: refused.status, code: refused.body.error.code }).toEqual({
+      status: 402,
+      code: 'INSUFFICIENT_CREDITS',
+    });
     for (const body of [{}, { firstName: 'Jane', lastName: 'Doe' }, { phone: '123' }]) {
       const answer = await api.post('/enrichment/phone', body);
-      expect({ status: answer.status, code: answer.body.error.code }).toEqual({ status: 422, code: 'VALIDATION_ERROR' });
+      expect({ status: answer.status, code: answer.body.error.code }).toEqual({
+        status: 422,
+        code: 'VALIDATION_ERROR',
+      });
     }
     expect(await creditsOf(api)).toEqual({ balance: 4.5, charges: [] });
   });

@@ -33,7 +33,8 @@ async function timed(request: () => Promise<Answer>): Promise<Timed> {
   return { answer, startedAt, ms: Date.now() - startedAt };
 }
 
-const liveContact = (api: ApiClient) => () => api.get('/enrichment/contact', { email: 'jane.doe@acme.io', freshness: 'live' });
+const liveContact = (api: ApiClient) => () =>
+  api.get('/enrichment/contact', { email: 'jane.doe@acme.io', freshness: 'live' });
 
 const slotsHeld = async (keyId: string): Promise<number> => {
   const [{ count }] = await stack.db.query(
@@ -141,7 +142,10 @@ describe('per-key cap of slow lookups', () => {
     const inFlight = Promise.all(Array.from({ length: CAP }, () => timed(liveContact(api))));
     await waitForSlots(account.keyId, CAP);
 
-    const [overCap, cached] = await Promise.all([timed(firmographic), timed(() => api.get('/enrichment/contact', { email: 'jane.doe@acme.io' }))]);
+    const [overCap, cached] = await Promise.all([
+      timed(firmographic),
+      timed(() => api.get('/enrichment/contact', { email: 'jane.doe@acme.io' })),
+    ]);
     expect(overCap.answer.status).toBe(429);
     expectRefusedAtOnce([overCap]);
     expect(expectStatus(cached.answer, 200).found).toBe(true);
@@ -194,13 +198,18 @@ describe('per-key cap of slow lookups', () => {
     // A crashed process's slots: all of the cap, still live.
     const crashed = Array.from({ length: CAP }, () => randomUUID());
     for (const slotId of crashed) {
-      await stack.db.query(`INSERT INTO lookup_slots (slot_id, key_id, expires_at) VALUES ($1, $2, now() + interval '1 minute')`, [slotId, account.keyId]);
+      await stack.db.query(
+        `INSERT INTO lookup_slots (slot_id, key_id, expires_at) VALUES ($1, $2, now() + interval '1 minute')`,
+        [slotId, account.keyId],
+      );
     }
     const refused = await timed(liveContact(api));
     expect(refused.answer.status).toBe(429);
     expectRefusedAtOnce([refused]);
     // Once they expire they no longer count.
-    await stack.db.query(`UPDATE lookup_slots SET expires_at = now() - interval '1 second' WHERE key_id = $1`, [account.keyId]);
+    await stack.db.query(`UPDATE lookup_slots SET expires_at = now() - interval '1 second' WHERE key_id = $1`, [
+      account.keyId,
+    ]);
     expect((await liveContact(api)()).status).toBe(200);
     expect(await stack.db.query(`SELECT slot_id FROM lookup_slots WHERE key_id = $1`, [account.keyId])).toEqual([]);
 
@@ -229,7 +238,11 @@ async function waitForSlots(keyId: string, count: number): Promise<void> {
 }
 
 /** A second API process: its own pool, services and rate limiter on the same database. */
-async function startSecondApi(): Promise<{ api: RunningApi; services: ReturnType<typeof createServices>; stop(): Promise<void> }> {
+async function startSecondApi(): Promise<{
+  api: RunningApi;
+  services: ReturnType<typeof createServices>;
+  stop(): Promise<void>;
+}> {
   const db = await openDatabase(stack.config.DATABASE_URL, 5);
   const services = createServices({ db, config: stack.config, logger: createLogger('silent') });
   const api = await startApi(services, 0, '127.0.0.1');
@@ -242,4 +255,3 @@ async function startSecondApi(): Promise<{ api: RunningApi; services: ReturnType
     },
   };
 }
-

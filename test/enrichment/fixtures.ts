@@ -51,8 +51,26 @@ export const companies = [
     hqCity: 'Munich',
   },
   // Two companies share this name: a lookup by name cannot tell them apart.
-  { kind: 'company', id: 'co-twin-1', name: 'Twin Corp', domain: 'twin-one.com', industry: 'Banking', employeeCount: 8, hqCountryCode: 'US', hqCity: 'San Francisco' },
-  { kind: 'company', id: 'co-twin-2', name: 'Twin Corp', domain: 'twin-two.com', industry: 'Banking', employeeCount: 12000, hqCountryCode: 'US', hqCity: 'Boston' },
+  {
+    kind: 'company',
+    id: 'co-twin-1',
+    name: 'Twin Corp',
+    domain: 'twin-one.com',
+    industry: 'Banking',
+    employeeCount: 8,
+    hqCountryCode: 'US',
+    hqCity: 'San Francisco',
+  },
+  {
+    kind: 'company',
+    id: 'co-twin-2',
+    name: 'Twin Corp',
+    domain: 'twin-two.com',
+    industry: 'Banking',
+    employeeCount: 12000,
+    hqCountryCode: 'US',
+    hqCity: 'Boston',
+  },
 ];
 
 export const people = [
@@ -137,7 +155,9 @@ export function expectStatus<T = any>(answer: Answer<T>, status: number): T {
 }
 
 /** The account's balance and its charges (grants left out), oldest first. */
-export async function creditsOf(api: ApiClient): Promise<{ balance: number; charges: { operation: string; credits: number }[] }> {
+export async function creditsOf(
+  api: ApiClient,
+): Promise<{ balance: number; charges: { operation: string; credits: number }[] }> {
   const balance = expectStatus(await api.get('/credits/balance'), 200).balance;
   const usage = expectStatus(await api.get('/credits/usage', { limit: '100' }), 200);
   const charges = (usage.items as { operation: string; credits: number }[])
@@ -148,7 +168,11 @@ export async function creditsOf(api: ApiClient): Promise<{ balance: number; char
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -50,13 +50,26 @@ const ACME_COMPANY = {
 describe('GET /api/v1/enrichment/contact', () => {
   test('found by profile URL, email, or name at a company domain: the lead blocks, 1 credit each', async () => {
     const api = await account(10);
-    const byUrl = expectStatus(await api.get('/enrichment/contact', { linkedinUrl: 'linkedin.com/in/Jane-Doe/', freshness: 'cached' }), 200);
+    const byUrl = expectStatus(
+      await api.get('/enrichment/contact', { linkedinUrl: 'linkedin.com/in/Jane-Doe/', freshness: 'cached' }),
+      200,
+    );
     expect(byUrl).toEqual({ found: true, contact: JANE_CONTACT, company: ACME_COMPANY });
     const byEmail = expectStatus(await api.get('/enrichment/contact', { email: 'JANE.DOE@acme.io' }), 200);
     expect(byEmail).toEqual(byUrl);
-    const byName = expectStatus(await api.get('/enrichment/contact', { firstName: 'jane', lastName: 'DOE', companyDomain: 'https://www.acme.io/team' }), 200);
+    const byName = expectStatus(
+      await api.get('/enrichment/contact', {
+        firstName: 'jane',
+        lastName: 'DOE',
+        companyDomain: 'https://www.acme.io/team',
+      }),
+      200,
+    );
     expect(byName).toEqual(byUrl);
-    const live = expectStatus(await api.get('/enrichment/contact', { email: 'jane.doe@acme.io', freshness: 'live' }), 200);
+    const live = expectStatus(
+      await api.get('/enrichment/contact', { email: 'jane.doe@acme.io', freshness: 'live' }),
+      200,
+    );
     expect(live).toEqual(byUrl);
 
     expect(await creditsOf(api)).toEqual({
@@ -73,7 +86,11 @@ describe('GET /api/v1/enrichment/contact', () => {
       { firstName: 'Jane', lastName: 'Doe', companyDomain: 'globex.com' },
       { email: 'nobody@acme.io', freshness: 'live' },
     ]) {
-      expect(expectStatus(await api.get('/enrichment/contact', query), 200)).toEqual({ found: false, contact: null, company: null });
+      expect(expectStatus(await api.get('/enrichment/contact', query), 200)).toEqual({
+        found: false,
+        contact: null,
+        company: null,
+      });
     }
     expect(await creditsOf(api)).toEqual({ balance: 10, charges: [] });
   });
@@ -88,7 +105,11 @@ describe('GET /api/v1/enrichment/contact', () => {
       { email: 'jane.doe@acme.io', freshness: 'yesterday' },
     ]) {
       const answer = await api.get('/enrichment/contact', query);
-      expect({ query, status: answer.status, code: answer.body.error.code }).toEqual({ query, status: 400, code: 'INVALID_REQUEST' });
+      expect({ query, status: answer.status, code: answer.body.error.code }).toEqual({
+        query,
+        status: 400,
+        code: 'INVALID_REQUEST',
+      });
     }
     expect(await creditsOf(api)).toEqual({ balance: 10, charges: [] });
   });
@@ -107,11 +128,25 @@ describe('GET /api/v1/enrichment/contact', () => {
 describe('GET /api/v1/enrichment/firmographic', () => {
   test('found by domain, company page or unique name: the company block, 0.5 credit each', async () => {
     const api = await account(10);
-    for (const query of [{ domain: 'www.acme.io' }, { linkedinUrl: 'https://linkedin.com/company/Acme-Analytics' }, { name: '  acme   ANALYTICS ' }]) {
-      expect(expectStatus(await api.get('/enrichment/firmographic', query), 200)).toEqual({ found: true, company: ACME_COMPANY });
+    for (const query of [
+      { domain: 'www.acme.io' },
+      { linkedinUrl: 'https://linkedin.com/company/Acme-Analytics' },
+      { name: '  acme   ANALYTICS ' },
+    ]) {
+      expect(expectStatus(await api.get('/enrichment/firmographic', query), 200)).toEqual({
+        found: true,
+        company: ACME_COMPANY,
+      });
     }
     const initech = expectStatus(await api.get('/enrichment/firmographic', { domain: 'initech.de' }), 200);
-    expect(initech.company).toMatchObject({ name: 'Initech', linkedin_url: '', tech_stack: '', founded_year: '', employee_range: '11-50', headquarters: 'Munich, DE' });
+    expect(initech.company).toMatchObject({
+      name: 'Initech',
+      linkedin_url: '',
+      tech_stack: '',
+      founded_year: '',
+      employee_range: '11-50',
+      headquarters: 'Munich, DE',
+    });
     expect(await creditsOf(api)).toEqual({
       balance: 8,
       charges: Array.from({ length: 4 }, () => ({ operation: 'enrichment_firmographic', credits: -0.5 })),
@@ -120,8 +155,15 @@ describe('GET /api/v1/enrichment/firmographic', () => {
 
   test('unknown or ambiguous companies answer found:false and charge nothing', async () => {
     const api = await account(10);
-    for (const query of [{ domain: 'nowhere.com' }, { name: 'Twin Corp' }, { linkedinUrl: 'https://www.linkedin.com/company/nobody' }]) {
-      expect(expectStatus(await api.get('/enrichment/firmographic', query), 200)).toEqual({ found: false, company: null });
+    for (const query of [
+      { domain: 'nowhere.com' },
+      { name: 'Twin Corp' },
+      { linkedinUrl: 'https://www.linkedin.com/company/nobody' },
+    ]) {
+      expect(expectStatus(await api.get('/enrichment/firmographic', query), 200)).toEqual({
+        found: false,
+        company: null,
+      });
     }
     const bad = await api.get('/enrichment/firmographic', {});
     expect(bad.status).toBe(400);
@@ -132,16 +174,31 @@ describe('GET /api/v1/enrichment/firmographic', () => {
 describe('GET /api/v1/enrichment/email', () => {
   test("found: the person's stored email, 0.5 credit; not found or no stored email: nothing charged", async () => {
     const api = await account(10);
-    expect(expectStatus(await api.get('/enrichment/email', { firstName: 'Greta', lastName: 'Berg', domain: 'initech.de' }), 200)).toEqual({
+    expect(
+      expectStatus(
+        await api.get('/enrichment/email', { firstName: 'Greta', lastName: 'Berg', domain: 'initech.de' }),
+        200,
+      ),
+    ).toEqual({
       found: true,
       email: 'greta@initech.de',
     });
     // John is stored without an email: nothing is guessed from the name and the domain.
-    expect(expectStatus(await api.get('/enrichment/email', { firstName: 'John', lastName: 'Smith', domain: 'globex.com' }), 200)).toEqual({
+    expect(
+      expectStatus(
+        await api.get('/enrichment/email', { firstName: 'John', lastName: 'Smith', domain: 'globex.com' }),
+        200,
+      ),
+    ).toEqual({
       found: false,
       email: null,
     });
-    expect(expectStatus(await api.get('/enrichment/email', { firstName: 'Greta', lastName: 'Berg', domain: 'acme.io' }), 200)).toEqual({
+    expect(
+      expectStatus(
+        await api.get('/enrichment/email', { firstName: 'Greta', lastName: 'Berg', domain: 'acme.io' }),
+        200,
+      ),
+    ).toEqual({
       found: false,
       email: null,
     });
@@ -198,7 +255,11 @@ describe('OpenAPI', () => {
       ['/api/v1/companies/search', 'get'],
       ['/api/v1/people/search', 'get'],
     ]) {
-      expect({ path, method, documented: Boolean(doc.paths[path]?.[method]) }).toEqual({ path, method, documented: true });
+      expect({ path, method, documented: Boolean(doc.paths[path]?.[method]) }).toEqual({
+        path,
+        method,
+        documented: true,
+      });
     }
     expect(doc.paths['/api/v1/enrichment/contacts/bulk'].post.responses['202']).toBeDefined();
   });

@@ -53,7 +53,13 @@ export async function ingestJobChanges(stack: Stack, count: number): Promise<voi
   for (let i = 0; i < count; i++) {
     const slug = `fault-${String(i).padStart(4, '0')}`;
     const who = person(slug, co.id, { title: 'CTO' });
-    records.push(who, event(`ev-${slug}`, 'job_change', daysAgo(30 - i * 0.01), co.id, { personId: who.id, data: jobChangeData('CTO', co.name) }));
+    records.push(
+      who,
+      event(`ev-${slug}`, 'job_change', daysAgo(30 - i * 0.01), co.id, {
+        personId: who.id,
+        data: jobChangeData('CTO', co.name),
+      }),
+    );
   }
   await ingest(stack, records);
 }
@@ -112,9 +118,17 @@ async function countOrUnknown(flow: LeadFlow, sql: string): Promise<number> {
 export async function progressOf(flow: LeadFlow): Promise<FlowProgress> {
   const [produced, delivered] = await Promise.all([
     countOrUnknown(flow, `SELECT count(*)::int AS n FROM leads WHERE signal_id = $1`),
-    countOrUnknown(flow, `SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'lead' AND status = 'delivered'`),
+    countOrUnknown(
+      flow,
+      `SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'lead' AND status = 'delivered'`,
+    ),
   ]);
-  return { produced, delivered, acknowledged: acknowledgedLeads(flow.receiver).size, requests: flow.receiver.requests.length };
+  return {
+    produced,
+    delivered,
+    acknowledged: acknowledgedLeads(flow.receiver).size,
+    requests: flow.receiver.requests.length,
+  };
 }
 
 /** Polls the flow's progress until `done`, failing with the last progress and `diagnose()` when time runs out. */
@@ -133,10 +147,15 @@ export async function waitForProgress(
     // A long wait says how it goes, so a slow run and a stuck one look different in the log.
     if (options.logAs && Date.now() - lastLogged >= 15_000) {
       lastLogged = Date.now();
-      note(options.logAs, `waiting for ${what}, ${Math.round((lastLogged - started) / 1000)} s: ${JSON.stringify(progress)}`);
+      note(
+        options.logAs,
+        `waiting for ${what}, ${Math.round((lastLogged - started) / 1000)} s: ${JSON.stringify(progress)}`,
+      );
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}; progress: ${JSON.stringify(progress)}\n${await stateReport(flow)}${(await options.diagnose?.()) ?? ''}`);
+      throw new Error(
+        `timed out waiting for ${what}; progress: ${JSON.stringify(progress)}\n${await stateReport(flow)}${(await options.diagnose?.()) ?? ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, options.intervalMs ?? 200));
   }
@@ -198,7 +217,14 @@ export async function temporalReport(flow: LeadFlow): Promise<string> {
     const raw = described.raw;
     lines.push(
       `signal workflow ${described.status.name}, history ${raw.workflowExecutionInfo?.historyLength}, pending activities ` +
-        JSON.stringify((raw.pendingActivities ?? []).map((a) => ({ type: a.activityType?.name, state: a.state, attempt: a.attempt, failure: a.lastFailure?.message }))) +
+        JSON.stringify(
+          (raw.pendingActivities ?? []).map((a) => ({
+            type: a.activityType?.name,
+            state: a.state,
+            attempt: a.attempt,
+            failure: a.lastFailure?.message,
+          })),
+        ) +
         `, pending children ${raw.pendingChildren?.length ?? 0}, pending workflow task ${JSON.stringify(raw.pendingWorkflowTask ?? null)}`,
     );
     const children = raw.pendingChildren ?? [];
@@ -206,14 +232,21 @@ export async function temporalReport(flow: LeadFlow): Promise<string> {
     for (const child of children.slice(0, 2)) {
       try {
         const d = await flow.stack.temporal.workflow.getHandle(child.workflowId ?? '').describe();
-        lines.push(`child ${child.workflowId}: ${d.status.name}, pending wft ${JSON.stringify(d.raw.pendingWorkflowTask ?? null)}`);
+        lines.push(
+          `child ${child.workflowId}: ${d.status.name}, pending wft ${JSON.stringify(d.raw.pendingWorkflowTask ?? null)}`,
+        );
       } catch (err) {
         lines.push(`child ${child.workflowId}: ${(err as Error).message}`);
       }
     }
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
-    lines.push(`last events: ${events.slice(-12).map((e) => `${e.eventId}:${e.eventType}`).join(', ')}`);
+    lines.push(
+      `last events: ${events
+        .slice(-12)
+        .map((e) => `${e.eventId}:${e.eventType}`)
+        .join(', ')}`,
+    );
   } catch (err) {
     lines.push(`(Temporal not readable: ${(err as Error).message})`);
   }
@@ -224,16 +257,28 @@ export async function temporalReport(flow: LeadFlow): Promise<string> {
  * The exactly-once / at-least-once checks, on the database, the API and what the receiver got.
  * Answers how many deliveries the receiver saw more than once, for the log.
  */
-export async function expectEveryLeadOnceBilledOnceDelivered(flow: LeadFlow): Promise<{ repeatedLeads: number; requests: number }> {
+export async function expectEveryLeadOnceBilledOnceDelivered(
+  flow: LeadFlow,
+): Promise<{ repeatedLeads: number; requests: number }> {
   const { stack, signalId, leads: n } = flow;
 
   // Produced exactly once.
-  const [leadRows] = await stack.db.query(`SELECT count(*)::int AS rows, count(DISTINCT id)::int AS ids FROM leads WHERE signal_id = $1`, [signalId]);
+  const [leadRows] = await stack.db.query(
+    `SELECT count(*)::int AS rows, count(DISTINCT id)::int AS ids FROM leads WHERE signal_id = $1`,
+    [signalId],
+  );
   expect(leadRows).toEqual({ rows: n, ids: n });
-  const [{ subjects }] = await stack.db.query(`SELECT count(DISTINCT subject_key)::int AS subjects FROM leads WHERE signal_id = $1`, [signalId]);
+  const [{ subjects }] = await stack.db.query(
+    `SELECT count(DISTINCT subject_key)::int AS subjects FROM leads WHERE signal_id = $1`,
+    [signalId],
+  );
   expect(subjects).toBe(n);
-  const leadIds = new Set<string>((await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [signalId])).map((r: { id: string }) => r.id));
-  expect(await countOrUnknown(flow, `SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL`)).toBe(0);
+  const leadIds = new Set<string>(
+    (await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [signalId])).map((r: { id: string }) => r.id),
+  );
+  expect(
+    await countOrUnknown(flow, `SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL`),
+  ).toBe(0);
 
   // Billed exactly once: one `lead` charge per lead, nothing else charged, the balance to match.
   const ledger = await stack.db.query(
@@ -244,9 +289,10 @@ export async function expectEveryLeadOnceBilledOnceDelivered(flow: LeadFlow): Pr
   expect(ledger).toHaveLength(n);
   expect(ledger.filter((row: { charges: number }) => row.charges !== 1)).toEqual([]);
   expect(new Set(ledger.map((row: { lead_id: string }) => row.lead_id))).toEqual(leadIds);
-  const [{ entries }] = await stack.db.query(`SELECT count(*)::int AS entries FROM credit_ledger WHERE account_id = $1 AND operation <> 'grant'`, [
-    flow.account.accountId,
-  ]);
+  const [{ entries }] = await stack.db.query(
+    `SELECT count(*)::int AS entries FROM credit_ledger WHERE account_id = $1 AND operation <> 'grant'`,
+    [flow.account.accountId],
+  );
   expect(entries).toBe(n);
   expect(await balanceOf(flow.api)).toBe(flow.credits - n * CREDITS_PER_LEAD);
 
@@ -263,7 +309,9 @@ export async function expectEveryLeadOnceBilledOnceDelivered(flow: LeadFlow): Pr
   // every repeat under the one X-Webhook-Id of the lead's delivery.
   const requests = flow.receiver.requests;
   expect(requests.filter((r) => !r.verified).map((r) => r.headers['x-webhook-id'])).toEqual([]);
-  expect(requests.filter((r) => !leadIds.has(leadIdOf(r) ?? '')).map((r) => r.rawBody.toString('utf8').slice(0, 200))).toEqual([]);
+  expect(
+    requests.filter((r) => !leadIds.has(leadIdOf(r) ?? '')).map((r) => r.rawBody.toString('utf8').slice(0, 200)),
+  ).toEqual([]);
   const webhookIdsByLead = new Map<string, Set<string>>();
   for (const request of requests) {
     const id = leadIdOf(request) as string;
@@ -272,11 +320,16 @@ export async function expectEveryLeadOnceBilledOnceDelivered(flow: LeadFlow): Pr
     webhookIdsByLead.set(id, ids);
   }
   expect([...leadIds].filter((id) => !acknowledgedLeads(flow.receiver).has(id))).toEqual([]);
-  const inconsistent = [...webhookIdsByLead].filter(([leadId, ids]) => ids.size !== 1 || !ids.has(deliveryIdOfLead.get(leadId) ?? ''));
-  expect(inconsistent.map(([leadId, ids]) => ({ leadId, webhookIds: [...ids], delivery: deliveryIdOfLead.get(leadId) }))).toEqual([]);
+  const inconsistent = [...webhookIdsByLead].filter(
+    ([leadId, ids]) => ids.size !== 1 || !ids.has(deliveryIdOfLead.get(leadId) ?? ''),
+  );
+  expect(
+    inconsistent.map(([leadId, ids]) => ({ leadId, webhookIds: [...ids], delivery: deliveryIdOfLead.get(leadId) })),
+  ).toEqual([]);
 
   const perLead = new Map<string, number>();
-  for (const request of requests) perLead.set(leadIdOf(request) as string, (perLead.get(leadIdOf(request) as string) ?? 0) + 1);
+  for (const request of requests)
+    perLead.set(leadIdOf(request) as string, (perLead.get(leadIdOf(request) as string) ?? 0) + 1);
   return { repeatedLeads: [...perLead.values()].filter((c) => c > 1).length, requests: requests.length };
 }
 
@@ -330,6 +383,5 @@ export function faultTestBed(options: {
 
 /** A line in the test output saying what the fault did, for timings and the report. */
 export function note(file: string, line: string): void {
-   
   console.log(`[${file}] ${line}`);
 }

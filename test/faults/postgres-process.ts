@@ -59,7 +59,9 @@ export function startPostgresProcess(options: Omit<EmbeddedPostgresOptions, 'onL
   child.stderr!.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`PostgreSQL process exited (${signal ?? code}) before it was ready:\n${output.join('')}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`PostgreSQL process exited (${signal ?? code}) before it was ready:\n${output.join('')}`)),
+    );
     child.once('message', (message: { url?: string; error?: string }) => {
       if (!message.url) return reject(new Error(`PostgreSQL did not start: ${message.error}\n${output.join('')}`));
       let stopping: Promise<void> | undefined;

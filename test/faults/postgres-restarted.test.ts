@@ -4,7 +4,15 @@ import path from 'node:path';
 import { startStack } from '../setup/stack';
 import { findFreePort } from '../../src/net/ports';
 import { migrate } from '../../src/db/data-source';
-import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered, waitForProgress } from './lead-flow';
+import {
+  FAULT_ENV,
+  activateSignal,
+  expectEveryLeadOnceBilledOnceDelivered,
+  faultTestBed,
+  note,
+  waitForEveryLeadDelivered,
+  waitForProgress,
+} from './lead-flow';
 import { startPostgresProcess, type PostgresProcess } from './postgres-process';
 
 /**
@@ -47,15 +55,25 @@ test('PostgreSQL restarted mid-flow: each lead once, billed once, delivered unde
   const flow = await activateSignal(prepared);
 
   // Stop with leads being produced and deliveries under way, so both kinds of work are cut off.
-  const atStop = await waitForProgress(flow, 'leads produced and deliveries begun', (p) => p.produced >= 30 && p.requests >= 1, {
-    timeoutMs: 60_000,
-    intervalMs: 20,
-  });
+  const atStop = await waitForProgress(
+    flow,
+    'leads produced and deliveries begun',
+    (p) => p.produced >= 30 && p.requests >= 1,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    },
+  );
   const stopping = Date.now();
   await postgres!.stop();
   postgres = undefined;
-  const down = await waitForProgress(flow, 'the database to be unreachable', (p) => p.produced === -1, { timeoutMs: 10_000 });
-  note(FILE, `stopped PostgreSQL at ${JSON.stringify(atStop)} in ${Date.now() - stopping} ms, ${stopping - started} ms in; while down: ${JSON.stringify(down)}`);
+  const down = await waitForProgress(flow, 'the database to be unreachable', (p) => p.produced === -1, {
+    timeoutMs: 10_000,
+  });
+  note(
+    FILE,
+    `stopped PostgreSQL at ${JSON.stringify(atStop)} in ${Date.now() - stopping} ms, ${stopping - started} ms in; while down: ${JSON.stringify(down)}`,
+  );
   // While it is down the API answers, with an error envelope.
   const answer = await flow.api.get(`/signals/${flow.signalId}/leads?limit=1`);
   note(FILE, `API while PostgreSQL is down: ${answer.status} ${answer.text.slice(0, 200)}`);

@@ -1,5 +1,12 @@
 import { startStack } from '../setup/stack';
-import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered } from './lead-flow';
+import {
+  FAULT_ENV,
+  activateSignal,
+  expectEveryLeadOnceBilledOnceDelivered,
+  faultTestBed,
+  note,
+  waitForEveryLeadDelivered,
+} from './lead-flow';
 
 /**
  * A receiver flapping between 500 and 200 (every other request fails) while 150 leads are
@@ -11,7 +18,8 @@ const FILE = 'receiver-flapping';
 const LEADS = 150;
 
 const testBed = faultTestBed({
-  start: () => startStack({ env: { ...FAULT_ENV, WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '500' } }),
+  start: () =>
+    startStack({ env: { ...FAULT_ENV, WEBHOOK_RETRY_INITIAL_MS: '100', WEBHOOK_RETRY_MAX_INTERVAL_MS: '500' } }),
   startTimeoutMs: 60_000,
 });
 

@@ -89,7 +89,10 @@ class WorkerSupervisor {
       }
     }
     const until = Date.now() + 30_000;
-    while ([current.worker, current.deliveryWorker].some((w) => !['STOPPED', 'FAILED'].includes(w.getState())) && Date.now() < until) {
+    while (
+      [current.worker, current.deliveryWorker].some((w) => !['STOPPED', 'FAILED'].includes(w.getState())) &&
+      Date.now() < until
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     await current.connection.close().catch(() => undefined);
@@ -130,14 +133,22 @@ test('Temporal restarted mid-flow: each lead once, billed once, delivered under 
   const flow = await activateSignal(prepared);
 
   // Stop with leads being produced and deliveries under way, so both kinds of work are cut off.
-  const atStop = await waitForProgress(flow, 'leads produced and deliveries begun', (p) => p.produced >= 30 && p.requests >= 1, {
-    timeoutMs: 60_000,
-    intervalMs: 20,
-  });
+  const atStop = await waitForProgress(
+    flow,
+    'leads produced and deliveries begun',
+    (p) => p.produced >= 30 && p.requests >= 1,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    },
+  );
   const stopping = Date.now();
   await temporal!.stop();
   temporal = undefined;
-  note(FILE, `stopped Temporal at ${JSON.stringify(atStop)} in ${Date.now() - stopping} ms, ${stopping - started} ms in; then ${JSON.stringify(await progressOf(flow))}`);
+  note(
+    FILE,
+    `stopped Temporal at ${JSON.stringify(atStop)} in ${Date.now() - stopping} ms, ${stopping - started} ms in; then ${JSON.stringify(await progressOf(flow))}`,
+  );
 
   // Down long enough for polls and completions to fail, then back on the same port and state.
   await new Promise((r) => setTimeout(r, 3000));
@@ -148,9 +159,13 @@ test('Temporal restarted mid-flow: each lead once, billed once, delivered under 
   const done = await waitForEveryLeadDelivered(flow, {
     timeoutMs: 180_000,
     logAs: FILE,
-    diagnose: () => `worker failures: ${supervisor!.failures.join('\n')}\nserver log:\n${serverLog.slice(-40).join('\n')}\n`,
+    diagnose: () =>
+      `worker failures: ${supervisor!.failures.join('\n')}\nserver log:\n${serverLog.slice(-40).join('\n')}\n`,
   });
-  note(FILE, `all delivered ${Date.now() - started} ms in: ${JSON.stringify(done)}; worker restarts: ${supervisor!.restarts} (${supervisor!.failures.join(' | ').slice(0, 500)})`);
+  note(
+    FILE,
+    `all delivered ${Date.now() - started} ms in: ${JSON.stringify(done)}; worker restarts: ${supervisor!.restarts} (${supervisor!.failures.join(' | ').slice(0, 500)})`,
+  );
 
   const { repeatedLeads, requests } = await expectEveryLeadOnceBilledOnceDelivered(flow);
   note(FILE, `${requests} webhook requests; ${repeatedLeads} leads received more than once`);

@@ -1,6 +1,14 @@
 import type { ChildProcess } from 'node:child_process';
 import { startStack } from '../setup/stack';
-import { FAULT_ENV, activateSignal, expectEveryLeadOnceBilledOnceDelivered, faultTestBed, note, waitForEveryLeadDelivered, waitForProgress } from './lead-flow';
+import {
+  FAULT_ENV,
+  activateSignal,
+  expectEveryLeadOnceBilledOnceDelivered,
+  faultTestBed,
+  note,
+  waitForEveryLeadDelivered,
+  waitForProgress,
+} from './lead-flow';
 import { compiledProject, killWorker, spawnWorker } from '../setup/worker-process';
 
 /**
@@ -20,7 +28,10 @@ const workerOutput: string[] = [];
 
 const testBed = faultTestBed({
   start: async () => {
-    const [stack] = await Promise.all([startStack({ worker: false, env: FAULT_ENV }), compiledProject().then((dir) => void (outDir = dir))]);
+    const [stack] = await Promise.all([
+      startStack({ worker: false, env: FAULT_ENV }),
+      compiledProject().then((dir) => void (outDir = dir)),
+    ]);
     return stack;
   },
   startTimeoutMs: 150_000,
@@ -29,7 +40,8 @@ const testBed = faultTestBed({
   },
 });
 
-const startWorker = () => workers.push(spawnWorker({ outDir, stack: testBed.stack, env: FAULT_ENV, output: workerOutput }));
+const startWorker = () =>
+  workers.push(spawnWorker({ outDir, stack: testBed.stack, env: FAULT_ENV, output: workerOutput }));
 
 test('SIGKILL of the worker with 500 leads in flight, then a new worker: each lead once, billed once, delivered under one X-Webhook-Id', async () => {
   const started = Date.now();
@@ -55,7 +67,10 @@ test('SIGKILL of the worker with 500 leads in flight, then a new worker: each le
   );
   const openAtKill = heldOpen().map((r) => r.body?.contact?.lead_id as string);
   await killWorker(workers[0]);
-  note(FILE, `killed the worker at ${JSON.stringify(atKill)} with ${openAtKill.length} webhook requests held open, ${Date.now() - started} ms in`);
+  note(
+    FILE,
+    `killed the worker at ${JSON.stringify(atKill)} with ${openAtKill.length} webhook requests held open, ${Date.now() - started} ms in`,
+  );
 
   startWorker();
   // Generous for a loaded machine; an unloaded one is done in about a minute.

@@ -30,20 +30,30 @@ describe('API key authentication', () => {
   test('a malformed header is 401 UNAUTHORIZED', async () => {
     for (const header of ['Basic abc', 'Bearer', `Token ${account.apiKey}`, 'Bearer not-a-usr-key']) {
       const answer = await balance(undefined, { Authorization: header });
-      expect({ header, status: answer.status, code: answer.body.error.code }).toEqual({ header, status: 401, code: 'UNAUTHORIZED' });
+      expect({ header, status: answer.status, code: answer.body.error.code }).toEqual({
+        header,
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
     }
   });
 
   test('an unknown key is 401 INVALID_API_KEY saying invalid or revoked', async () => {
     const answer = await balance('USR_this-key-does-not-exist');
     expect(answer.status).toBe(401);
-    expect(answer.body.error).toEqual({ code: 'INVALID_API_KEY', message: expect.stringMatching(/invalid or revoked/) });
+    expect(answer.body.error).toEqual({
+      code: 'INVALID_API_KEY',
+      message: expect.stringMatching(/invalid or revoked/),
+    });
   });
 
   test('a revoked key is 401 INVALID_API_KEY from then on', async () => {
     const doomed = await createAccount(stack);
     expect((await balance(doomed.apiKey)).status).toBe(200);
-    const revoked = await call(`${stack.url}/admin/v1/api-keys/${doomed.keyId}`, { method: 'DELETE', token: TEST_ADMIN_TOKEN });
+    const revoked = await call(`${stack.url}/admin/v1/api-keys/${doomed.keyId}`, {
+      method: 'DELETE',
+      token: TEST_ADMIN_TOKEN,
+    });
     expect(revoked.status).toBe(204);
     // Authenticated keys are cached for at most two seconds.
     await new Promise((r) => setTimeout(r, 2100));
@@ -61,7 +71,10 @@ describe('API key authentication', () => {
   });
 
   test('keys are stored as hashes, never as themselves', async () => {
-    const rows = await stack.db.query(`SELECT key_hash, key_prefix, webhook_secret_encrypted FROM api_keys WHERE id = $1`, [account.keyId]);
+    const rows = await stack.db.query(
+      `SELECT key_hash, key_prefix, webhook_secret_encrypted FROM api_keys WHERE id = $1`,
+      [account.keyId],
+    );
     expect(rows).toHaveLength(1);
     const stored = JSON.stringify(rows[0]);
     expect(stored).not.toContain(account.apiKey);

@@ -30,7 +30,10 @@ describe('error envelope', () => {
 
   test('a schema failure is 422 VALIDATION_ERROR with details per field', async () => {
     const before = await accountsCount();
-    const answer = await call(`${stack.url}/admin/v1/accounts`, { token: TEST_ADMIN_TOKEN, body: { name: '', credits: 0.3, extra: 1 } });
+    const answer = await call(`${stack.url}/admin/v1/accounts`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { name: '', credits: 0.3, extra: 1 },
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.error.code).toBe('VALIDATION_ERROR');
     const fields = answer.body.error.details.map((d: { field: string }) => d.field).sort();
@@ -43,7 +46,11 @@ describe('error envelope', () => {
   test('a bad query parameter is 400 INVALID_REQUEST', async () => {
     for (const query of ['limit=0', 'limit=101', 'offset=-1', 'from=yesterday', 'signalId=abc']) {
       const answer = await call(`${stack.url}/api/v1/credits/usage?${query}`, { token: account.apiKey });
-      expect({ query, status: answer.status, code: answer.body.error.code }).toEqual({ query, status: 400, code: 'INVALID_REQUEST' });
+      expect({ query, status: answer.status, code: answer.body.error.code }).toEqual({
+        query,
+        status: 400,
+        code: 'INVALID_REQUEST',
+      });
     }
   });
 
@@ -60,7 +67,10 @@ describe('error envelope', () => {
     });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
-    const malformed = await call(`${stack.url}/admin/v1/accounts/not-a-uuid/credits`, { token: TEST_ADMIN_TOKEN, body: { amount: 1 } });
+    const malformed = await call(`${stack.url}/admin/v1/accounts/not-a-uuid/credits`, {
+      token: TEST_ADMIN_TOKEN,
+      body: { amount: 1 },
+    });
     expect(malformed.status).toBe(404);
   });
 

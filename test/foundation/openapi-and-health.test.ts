@@ -14,13 +14,9 @@ describe('OpenAPI document', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.openapi).toBe('3.1.0');
     expect(answer.body.info.version).toMatch(/^[0-9a-f]{12}$/);
-    expect(answer.body.paths['/api/v1/credits/usage'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
-      'from',
-      'limit',
-      'offset',
-      'signalId',
-      'to',
-    ]);
+    expect(
+      answer.body.paths['/api/v1/credits/usage'].get.parameters.map((p: { name: string }) => p.name).sort(),
+    ).toEqual(['from', 'limit', 'offset', 'signalId', 'to']);
     expect(answer.body.components.securitySchemes.apiKey.scheme).toBe('bearer');
   });
 });

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const admin = (path: string, body?: unknown, method?: string) => call(`${stack.url}/admin/v1${path}`, { token: TEST_ADMIN_TOKEN, body, method });
+const admin = (path: string, body?: unknown, method?: string) =>
+  call(`${stack.url}/admin/v1${path}`, { token: TEST_ADMIN_TOKEN, body, method });
 
 describe('operator API', () => {
   test('accounts get credits in steps of 0.5, recorded in the ledger', async () => {
@@ -23,17 +24,28 @@ describe('operator API', () => {
     const negative = await admin(`/accounts/${created.body.id}/credits`, { amount: -5 });
     expect(negative.status).toBe(422);
 
-    const ledger = await stack.db.query(`SELECT credits, operation FROM credit_ledger WHERE account_id = $1 ORDER BY created_at`, [created.body.id]);
+    const ledger = await stack.db.query(
+      `SELECT credits, operation FROM credit_ledger WHERE account_id = $1 ORDER BY created_at`,
+      [created.body.id],
+    );
     expect(ledger.map((r: { credits: string }) => Number(r.credits))).toEqual([10, 2.5]);
     expect(ledger.every((r: { operation: string }) => r.operation === 'grant')).toBe(true);
   });
 
   test('an account may start with no credits: credits 0 or absent', async () => {
     const zero = await admin('/accounts', { name: 'Empty', credits: 0 });
-    expect({ status: zero.status, body: zero.body }).toEqual({ status: 201, body: { id: expect.any(String), name: 'Empty', creditBalance: 0 } });
+    expect({ status: zero.status, body: zero.body }).toEqual({
+      status: 201,
+      body: { id: expect.any(String), name: 'Empty', creditBalance: 0 },
+    });
     const absent = await admin('/accounts', { name: 'Also empty' });
-    expect({ status: absent.status, body: absent.body }).toEqual({ status: 201, body: { id: expect.any(String), name: 'Also empty', creditBalance: 0 } });
-    const ledger = await stack.db.query(`SELECT 1 FROM credit_ledger WHERE account_id = ANY($1::uuid[])`, [[zero.body.id, absent.body.id]]);
+    expect({ status: absent.status, body: absent.body }).toEqual({
+      status: 201,
+      body: { id: expect.any(String), name: 'Also empty', creditBalance: 0 },
+    });
+    const ledger = await stack.db.query(`SELECT 1 FROM credit_ledger WHERE account_id = ANY($1::uuid[])`, [
+      [zero.body.id, absent.body.id],
+    ]);
     expect(ledger).toHaveLength(0);
     for (const credits of [-1, 0.3]) expect((await admin('/accounts', { name: 'Bad', credits })).status).toBe(422);
   });
@@ -63,13 +75,19 @@ describe('operator API', () => {
 
   test('a CRM connection is recorded with its token sealed at rest', async () => {
     const account = await createAccount(stack);
-    const recorded = await admin(`/accounts/${account.accountId}/crm-connections`, { provider: 'hubspot', accessToken: 'pat-na1-secret-token' });
+    const recorded = await admin(`/accounts/${account.accountId}/crm-connections`, {
+      provider: 'hubspot',
+      accessToken: 'pat-na1-secret-token',
+    });
     expect(recorded.status).toBe(201);
     expect(recorded.body).toMatchObject({ provider: 'hubspot', connected: true });
     const rows = await stack.db.query(`SELECT * FROM crm_connections WHERE account_id = $1`, [account.accountId]);
     expect(JSON.stringify(rows)).not.toContain('pat-na1-secret-token');
     expect(await stack.services.crmConnections.accessToken(account.accountId, 'hubspot')).toBe('pat-na1-secret-token');
-    const unknown = await admin(`/accounts/${account.accountId}/crm-connections`, { provider: 'myspace', accessToken: 'x' });
+    const unknown = await admin(`/accounts/${account.accountId}/crm-connections`, {
+      provider: 'myspace',
+      accessToken: 'x',
+    });
     expect(unknown.status).toBe(422);
   });
 });

@@ -25,7 +25,9 @@ test('json comes back as the stored text only when the statement asks for it', a
   const text = `{"b": 1,  "a": "caf\\u00e9"}`;
   const statement = { name: 'test-json-as-text', text: `SELECT $1::json AS value`, jsonAsText: true };
   expect(await runPrepared(stack.db, statement, [text])).toEqual([{ value: text }]);
-  expect(await runPrepared(stack.db, { name: 'test-json-parsed', text: `SELECT $1::json AS value` }, [text])).toEqual([{ value: { b: 1, a: 'café' } }]);
+  expect(await runPrepared(stack.db, { name: 'test-json-parsed', text: `SELECT $1::json AS value` }, [text])).toEqual([
+    { value: { b: 1, a: 'café' } },
+  ]);
 });
 
 test("destroying the data source closes its prepared reads' connections", async () => {
@@ -33,7 +35,11 @@ test("destroying the data source closes its prepared reads' connections", async 
   url.searchParams.set('application_name', 'prepared-reads-close');
   const db = await openDatabase(url.toString(), 2);
   const sessions = async () =>
-    (await stack.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'prepared-reads-close'`))[0].n;
+    (
+      await stack.db.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'prepared-reads-close'`,
+      )
+    )[0].n;
   await Promise.all([1, 2, 3].map(() => runPrepared(db, planMode, [])));
   expect(await sessions()).toBeGreaterThanOrEqual(2);
   await db.destroy();

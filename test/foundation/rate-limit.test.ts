@@ -46,38 +46,43 @@ describe('per-key rate limit', () => {
    * next: fixed one-second windows let about twice the budget through within a few hundred
    * milliseconds. The sliding window never lets more than the budget through in any second.
    */
-  test.each(['memory', 'postgres'] as const)('no second holds more than the budget, across any boundary (%s store)', async (store) => {
-    const limit = await RequestRateLimit.create({ perSecond: 100, store, db: stack.db });
-    const key = `boundary-${store}`;
-    // When each accepted request was sent and answered: the limiter saw it in between.
-    const accepted: { sent: number; answered: number }[] = [];
-    const attempt = async () => {
-      const sent = Date.now();
-      try {
-        await limit.consume(key);
-        accepted.push({ sent, answered: Date.now() });
-      } catch (err) {
-        expect(err).toMatchObject({ code: 'RATE_LIMITED' });
-      }
-    };
-    const started = Date.now();
-    await attempt(); // opens a fixed window, if the limiter used them
-    await new Promise((r) => setTimeout(r, 850));
-    await Promise.all(Array.from({ length: 99 }, attempt)); // the rest of that window's budget
-    await new Promise((r) => setTimeout(r, Math.max(0, started + 1_050 - Date.now())));
-    await Promise.all(Array.from({ length: 100 }, attempt)); // just after the fixed window would end
+  test.each(['memory', 'postgres'] as const)(
+    'no second holds more than the budget, across any boundary (%s store)',
+    async (store) => {
+      const limit = await RequestRateLimit.create({ perSecond: 100, store, db: stack.db });
+      const key = `boundary-${store}`;
+      // When each accepted request was sent and answered: the limiter saw it in between.
+      const accepted: { sent: number; answered: number }[] = [];
+      const attempt = async () => {
+        const sent = Date.now();
+        try {
+          await limit.consume(key);
+          accepted.push({ sent, answered: Date.now() });
+        } catch (err) {
+          expect(err).toMatchObject({ code: 'RATE_LIMITED' });
+        }
+      };
+      const started = Date.now();
+      await attempt(); // opens a fixed window, if the limiter used them
+      await new Promise((r) => setTimeout(r, 850));
+      await Promise.all(Array.from({ length: 99 }, attempt)); // the rest of that window's budget
+      await new Promise((r) => setTimeout(r, Math.max(0, started + 1_050 - Date.now())));
+      await Promise.all(Array.from({ length: 100 }, attempt)); // just after the fixed window would end
 
-    expect(accepted.length).toBeGreaterThanOrEqual(100);
-    // Requests sent at or after `from` and answered before `from` + 1 s were surely seen within one second.
-    const mostInASecond = Math.max(
-      ...accepted.map(({ sent: from }) => accepted.filter((other) => other.sent >= from && other.answered < from + 1_000).length),
-    );
-    expect(mostInASecond).toBeLessThanOrEqual(100);
+      expect(accepted.length).toBeGreaterThanOrEqual(100);
+      // Requests sent at or after `from` and answered before `from` + 1 s were surely seen within one second.
+      const mostInASecond = Math.max(
+        ...accepted.map(
+          ({ sent: from }) => accepted.filter((other) => other.sent >= from && other.answered < from + 1_000).length,
+        ),
+      );
+      expect(mostInASecond).toBeLessThanOrEqual(100);
 
-    // A second after the second burst, the budget is whole again.
-    await new Promise((r) => setTimeout(r, 1_100));
-    const before = accepted.length;
-    await Promise.all(Array.from({ length: 100 }, attempt));
-    expect(accepted.length - before).toBe(100);
-  });
+      // A second after the second burst, the budget is whole again.
+      await new Promise((r) => setTimeout(r, 1_100));
+      const before = accepted.length;
+      await Promise.all(Array.from({ length: 100 }, attempt));
+      expect(accepted.length - before).toBe(100);
+    },
+  );
 });

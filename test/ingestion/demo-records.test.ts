@@ -15,7 +15,15 @@ const ofKind = (kind: RecordKind) => history.filter((r) => r.kind === kind);
 
 /** The lead `signal` fields each event type must carry. */
 const EXPECTED_FIELDS: Record<string, string[]> = {
-  job_change: ['previous_title', 'previous_company', 'new_title', 'new_company', 'new_job_started_on', 'new_job_start_month', 'change_type'],
+  job_change: [
+    'previous_title',
+    'previous_company',
+    'new_title',
+    'new_company',
+    'new_job_started_on',
+    'new_job_start_month',
+    'change_type',
+  ],
   fundraising: ['funding_type', 'funding_amount_usd', 'announcement_date'],
   mergers_acquisitions: ['deal_type', 'watchlist_role', 'announcement_date'],
   forecasted_funding: ['funding_type'],
@@ -38,7 +46,15 @@ const EXPECTED_FIELDS: Record<string, string[]> = {
   company_post_reactions: ['post_url', 'post_date', 'engagement_type'],
   competitor_social_reactions: ['post_url', 'post_date', 'engagement_type'],
   competitor_connections: ['post_date', 'engagement_type'],
-  company_news: ['news_event_type', 'news_event_label', 'news_event_date', 'news_headline', 'news_url', 'news_title', 'news_summary'],
+  company_news: [
+    'news_event_type',
+    'news_event_label',
+    'news_event_date',
+    'news_headline',
+    'news_url',
+    'news_title',
+    'news_summary',
+  ],
 };
 
 describe('demo records', () => {
@@ -60,7 +76,9 @@ describe('demo records', () => {
     const companies = ofKind('company');
     expect(companies.every((c) => isKnownIndustry(c.industry))).toBe(true);
     expect(new Set(companies.map((c) => c.industry)).size).toBeGreaterThan(40);
-    expect(companies.every((c) => resolveLocation(`${c.hqCity}, ${c.hqCountryCode}`)?.countryCode === c.hqCountryCode)).toBe(true);
+    expect(
+      companies.every((c) => resolveLocation(`${c.hqCity}, ${c.hqCountryCode}`)?.countryCode === c.hqCountryCode),
+    ).toBe(true);
     expect(new Set(companies.map((c) => c.name)).size).toBe(companies.length);
     expect(new Set(companies.map((c) => c.domain)).size).toBe(companies.length);
     const counts = companies.map((c) => c.employeeCount as number);
@@ -85,7 +103,11 @@ describe('demo records', () => {
     expect(EVENT_TYPES).toHaveLength(1 + WATCHLIST_EVENT_KEYS.length);
     for (const event of events) {
       for (const field of EXPECTED_FIELDS[event.type]) {
-        expect([event.type, field, event.data[field] === undefined || event.data[field] === '']).toEqual([event.type, field, false]);
+        expect([event.type, field, event.data[field] === undefined || event.data[field] === '']).toEqual([
+          event.type,
+          field,
+          false,
+        ]);
       }
     }
     const news = events.filter((e) => e.type === 'company_news');
@@ -94,7 +116,9 @@ describe('demo records', () => {
       expect(e.data.news_event_name).toBeTruthy();
       expect(e.data.news_event_location).toBeTruthy();
     }
-    expect(events.filter((e) => e.type === 'fundraising').every((e) => typeof e.data.funding_amount_usd === 'number')).toBe(true);
+    expect(
+      events.filter((e) => e.type === 'fundraising').every((e) => typeof e.data.funding_amount_usd === 'number'),
+    ).toBe(true);
     const times = events.map((e) => Date.parse(e.occurredAt));
     expect(Math.min(...times)).toBeGreaterThanOrEqual(NOW.getTime() - 120 * 86_400_000);
     expect(Math.max(...times)).toBeLessThanOrEqual(NOW.getTime());
@@ -136,7 +160,10 @@ describe('demo provider against the store', () => {
     )[0];
 
   test('seeding twice adds nothing, and a live tick is accepted whole', async () => {
-    const provider = new DemoDataProvider(new DemoStore(stack.db), logger, { intervalMs: 60_000, clock: stack.services.clock });
+    const provider = new DemoDataProvider(new DemoStore(stack.db), logger, {
+      intervalMs: 60_000,
+      clock: stack.services.clock,
+    });
     const sink = ingestionSink(stack.services.ingestion);
     const first = await provider.seedHistory(sink);
     expect(first).toMatchObject({ accepted: 3000, duplicates: 0, rejected: 0 });
@@ -150,7 +177,9 @@ describe('demo provider against the store', () => {
     const fed = await provider.feed(sink);
     expect(fed.rejected).toBe(0);
     expect(fed.accepted).toBeGreaterThanOrEqual(6);
-    const [{ recent }] = await stack.db.query(`SELECT count(*)::int AS recent FROM events WHERE occurred_at > now() - interval '1 minute'`);
+    const [{ recent }] = await stack.db.query(
+      `SELECT count(*)::int AS recent FROM events WHERE occurred_at > now() - interval '1 minute'`,
+    );
     expect(recent).toBeGreaterThanOrEqual(5);
   });
 

@@ -10,9 +10,15 @@ afterAll(() => stack.stop());
 
 /** `token: null` sends no Authorization header. */
 const ingest = (body: string, contentType = 'application/x-ndjson', token: string | null = TEST_ADMIN_TOKEN) =>
-  call(`${stack.url}/admin/v1/ingest`, { method: 'POST', token: token ?? undefined, rawBody: body, headers: { 'Content-Type': contentType } });
+  call(`${stack.url}/admin/v1/ingest`, {
+    method: 'POST',
+    token: token ?? undefined,
+    rawBody: body,
+    headers: { 'Content-Type': contentType },
+  });
 
-const ndjson = (lines: (object | string)[]) => lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
+const ndjson = (lines: (object | string)[]) =>
+  lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n');
 
 const acme = {
   kind: 'company',
@@ -131,10 +137,26 @@ describe('POST /admin/v1/ingest', () => {
       region_code: 'BY',
       started_on: '2024-10',
     });
-    const events = await stack.db.query(`SELECT id, type, occurred_at, company_id, person_id, data FROM events ORDER BY id`);
+    const events = await stack.db.query(
+      `SELECT id, type, occurred_at, company_id, person_id, data FROM events ORDER BY id`,
+    );
     expect(events).toEqual([
-      { id: 'ev-move', type: 'job_change', occurred_at: new Date('2024-10-03T06:00:00Z'), company_id: 'co-acme', person_id: 'p-jane', data: moved.data },
-      { id: 'ev-raise', type: 'fundraising', occurred_at: new Date('2024-11-20T10:00:00Z'), company_id: 'co-acme', person_id: null, data: raised.data },
+      {
+        id: 'ev-move',
+        type: 'job_change',
+        occurred_at: new Date('2024-10-03T06:00:00Z'),
+        company_id: 'co-acme',
+        person_id: 'p-jane',
+        data: moved.data,
+      },
+      {
+        id: 'ev-raise',
+        type: 'fundraising',
+        occurred_at: new Date('2024-11-20T10:00:00Z'),
+        company_id: 'co-acme',
+        person_id: null,
+        data: raised.data,
+      },
     ]);
     const counts = await stack.db.query(
       `SELECT (SELECT count(*)::int FROM companies) AS companies, (SELECT count(*)::int FROM people) AS people, (SELECT count(*)::int FROM events) AS events`,
@@ -168,7 +190,14 @@ describe('POST /admin/v1/ingest', () => {
   test('a JSON array is accepted too, its index + 1 standing for the line', async () => {
     const answer = await ingest(
       JSON.stringify([
-        { ...acme, id: 'co-json', name: 'Json Corp', domain: 'json.example.co.uk', linkedinUrl: null, employeeCount: 0 },
+        {
+          ...acme,
+          id: 'co-json',
+          name: 'Json Corp',
+          domain: 'json.example.co.uk',
+          linkedinUrl: null,
+          employeeCount: 0,
+        },
         { ...raised, id: 'ev-json-bad', companyId: 'co-missing' },
         { ...raised, id: 'ev-json', companyId: 'co-json' },
       ]),
@@ -205,10 +234,22 @@ describe('POST /admin/v1/ingest', () => {
   test('ingests 10,000 records in well under five seconds', async () => {
     const lines: object[] = [];
     for (let i = 0; i < 1000; i++) {
-      lines.push({ ...acme, id: `bulk-co-${i}`, name: `Bulk ${i}`, domain: `bulk${i}.com`, linkedinUrl: `https://www.linkedin.com/company/bulk-${i}` });
+      lines.push({
+        ...acme,
+        id: `bulk-co-${i}`,
+        name: `Bulk ${i}`,
+        domain: `bulk${i}.com`,
+        linkedinUrl: `https://www.linkedin.com/company/bulk-${i}`,
+      });
     }
     for (let i = 0; i < 4000; i++) {
-      lines.push({ ...jane, id: `bulk-p-${i}`, companyId: `bulk-co-${i % 1000}`, city: ['Munich', 'Austin', 'Paris', 'Leeds'][i % 4], countryCode: ['DE', 'US', 'FR', 'GB'][i % 4] });
+      lines.push({
+        ...jane,
+        id: `bulk-p-${i}`,
+        companyId: `bulk-co-${i % 1000}`,
+        city: ['Munich', 'Austin', 'Paris', 'Leeds'][i % 4],
+        countryCode: ['DE', 'US', 'FR', 'GB'][i % 4],
+      });
     }
     for (let i = 0; i < 5000; i++) {
       lines.push({ ...moved, id: `bulk-ev-${i}`, companyId: `bulk-co-${i % 1000}`, personId: `bulk-p-${i % 4000}` });

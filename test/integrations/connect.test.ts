@@ -50,17 +50,29 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
     const { api, accountId } = await newClient();
     const answer = await api.put('/integrations/lemlist', { apiKey: 'not-a-lemlist-key', label: 'Agency' });
     expect(expectAnswer(answer, 422)).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: expect.any(String), details: [{ field: 'apiKey', message: 'lemlist refused this API key' }] },
+      error: {
+        code: 'VALIDATION_ERROR',
+        message: expect.any(String),
+        details: [{ field: 'apiKey', message: 'lemlist refused this API key' }],
+      },
     });
     expect(answer.text).not.toContain('not-a-lemlist-key');
     expect(await storedIntegrations(accountId)).toEqual([]);
-    expect(await overviewEntry(api, 'lemlist')).toEqual({ provider: 'lemlist', kind: 'sequencer', connected: false, accounts: [] });
+    expect(await overviewEntry(api, 'lemlist')).toEqual({
+      provider: 'lemlist',
+      kind: 'sequencer',
+      connected: false,
+      accounts: [],
+    });
   });
 
   test('a good key is checked with the tool, stored sealed, and shown connected in the overview', async () => {
     const { api, accountId } = await newClient();
     const before = vendors.lemlist.received.length;
-    const connected = expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Agency' }), 200);
+    const connected = expectAnswer(
+      await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Agency' }),
+      200,
+    );
     expect(connected).toEqual({
       provider: 'lemlist',
       integrationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -73,7 +85,9 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
     const [row] = await storedIntegrations(accountId);
     expect(row).toMatchObject({ id: connected.integrationId, provider: 'lemlist', label: 'Agency' });
     // No column holds the key in clear; the sealed value opens to it.
-    const [{ text }] = await stack.db.query(`SELECT row_to_json(i)::text AS text FROM integrations i WHERE id = $1`, [row.id]);
+    const [{ text }] = await stack.db.query(`SELECT row_to_json(i)::text AS text FROM integrations i WHERE id = $1`, [
+      row.id,
+    ]);
     expect(text).not.toContain(vendors.lemlist.apiKey);
     expect(row.api_key_encrypted).toMatch(/^v1:/);
     expect(stack.services.secrets.open(row.api_key_encrypted)).toBe(vendors.lemlist.apiKey);
@@ -103,9 +117,15 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
     // Without a label, the name the tool gives the account.
     const first = expectAnswer(await api.put('/integrations/instantly', { apiKey: vendors.instantly.apiKey }), 200);
     expect(first.label).toBe(vendors.instantly.workspaceName);
-    const renamed = expectAnswer(await api.put('/integrations/instantly', { apiKey: ` ${vendors.instantly.apiKey} `, label: 'Client B' }), 200);
+    const renamed = expectAnswer(
+      await api.put('/integrations/instantly', { apiKey: ` ${vendors.instantly.apiKey} `, label: 'Client B' }),
+      200,
+    );
     expect(renamed).toEqual({ ...first, label: 'Client B' });
-    const unlabelled = expectAnswer(await api.put('/integrations/instantly', { apiKey: vendors.instantly.apiKey }), 200);
+    const unlabelled = expectAnswer(
+      await api.put('/integrations/instantly', { apiKey: vendors.instantly.apiKey }),
+      200,
+    );
     expect(unlabelled.label).toBe('Client B');
     expect(await storedIntegrations(accountId)).toHaveLength(1);
     expect((await overviewEntry(api, 'instantly')).accounts).toEqual([
@@ -122,7 +142,9 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
       const bodiless = await api.put(`/integrations/${tool}`, {});
       expect(expectAnswer(bodiless, 400).error.code).toBe('USE_DASHBOARD_OAUTH');
     }
-    expect(expectAnswer(await api.put('/integrations/mailchimp', { apiKey: 'anything', label: 'x' }), 404).error.code).toBe('NOT_FOUND');
+    expect(
+      expectAnswer(await api.put('/integrations/mailchimp', { apiKey: 'anything', label: 'x' }), 404).error.code,
+    ).toBe('NOT_FOUND');
     expect(await storedIntegrations(accountId)).toEqual([]);
   });
 
@@ -138,16 +160,23 @@ describe('PUT /api/v1/integrations/{sequencer}', () => {
 
   test('connecting needs the write permission; a missing key is 422', async () => {
     const { api } = await newClient({ permissions: ['read'] });
-    expect(expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'x' }), 403).error.code).toBe('FORBIDDEN');
+    expect(
+      expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'x' }), 403).error
+        .code,
+    ).toBe('FORBIDDEN');
     const writer = (await newClient()).api;
-    expect(expectAnswer(await writer.put('/integrations/lemlist', { label: 'x' }), 422).error.details[0].field).toBe('apiKey');
+    expect(expectAnswer(await writer.put('/integrations/lemlist', { label: 'x' }), 422).error.details[0].field).toBe(
+      'apiKey',
+    );
   });
 });
 
 describe('GET /api/v1/integrations/{sequencer}/campaigns', () => {
   test('409 INTEGRATION_NOT_CONNECTED before the tool is connected', async () => {
     const { api } = await newClient();
-    expect(expectAnswer(await api.get('/integrations/lemlist/campaigns'), 409).error.code).toBe('INTEGRATION_NOT_CONNECTED');
+    expect(expectAnswer(await api.get('/integrations/lemlist/campaigns'), 409).error.code).toBe(
+      'INTEGRATION_NOT_CONNECTED',
+    );
   });
 
   test("each tool's campaigns with id, name and a lower-case status", async () => {
@@ -173,7 +202,10 @@ describe('GET /api/v1/integrations/{sequencer}/campaigns', () => {
 
   test('with several accounts of a tool, integrationId picks one; it must be one of this account', async () => {
     const { api, accountId } = await newClient();
-    const good = expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Client A' }), 200);
+    const good = expectAnswer(
+      await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Client A' }),
+      200,
+    );
     // A second lemlist account of the customer (the local lemlist knows one key, so it is stored directly).
     const [second] = await stack.db.query(
       `INSERT INTO integrations (account_id, provider, label, api_key_encrypted, api_key_sha256)
@@ -181,15 +213,31 @@ describe('GET /api/v1/integrations/{sequencer}/campaigns', () => {
       [accountId, stack.services.secrets.seal('lemlist-second-key')],
     );
     const ambiguous = expectAnswer(await api.get('/integrations/lemlist/campaigns'), 400);
-    expect(ambiguous.error).toMatchObject({ code: 'INVALID_REQUEST', details: [{ field: 'integrationId', message: expect.any(String) }] });
+    expect(ambiguous.error).toMatchObject({
+      code: 'INVALID_REQUEST',
+      details: [{ field: 'integrationId', message: expect.any(String) }],
+    });
     expect(ambiguous.error.message).toContain('integrationId');
-    expect(expectAnswer(await api.get(`/integrations/lemlist/campaigns?integrationId=${good.integrationId}`), 200).items).toHaveLength(2);
-    expect((await overviewEntry(api, 'lemlist')).accounts.map((a: any) => a.integrationId)).toEqual([good.integrationId, second.id]);
+    expect(
+      expectAnswer(await api.get(`/integrations/lemlist/campaigns?integrationId=${good.integrationId}`), 200).items,
+    ).toHaveLength(2);
+    expect((await overviewEntry(api, 'lemlist')).accounts.map((a: any) => a.integrationId)).toEqual([
+      good.integrationId,
+      second.id,
+    ]);
 
     const other = await newClient();
-    const foreign = expectAnswer(await other.api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Other' }), 200);
-    expect(expectAnswer(await api.get(`/integrations/lemlist/campaigns?integrationId=${foreign.integrationId}`), 404).error.code).toBe('NOT_FOUND');
-    expect(expectAnswer(await api.get('/integrations/lemlist/campaigns?integrationId=not-a-uuid'), 404).error.code).toBe('NOT_FOUND');
+    const foreign = expectAnswer(
+      await other.api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'Other' }),
+      200,
+    );
+    expect(
+      expectAnswer(await api.get(`/integrations/lemlist/campaigns?integrationId=${foreign.integrationId}`), 404).error
+        .code,
+    ).toBe('NOT_FOUND');
+    expect(
+      expectAnswer(await api.get('/integrations/lemlist/campaigns?integrationId=not-a-uuid'), 404).error.code,
+    ).toBe('NOT_FOUND');
   });
 });
 
@@ -219,33 +267,56 @@ describe('PATCH destinations with a sequencer', () => {
 
   test('a known campaign is stored with the account it goes through', async () => {
     const { api } = await newClient();
-    const connected = expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'L' }), 200);
+    const connected = expectAnswer(
+      await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'L' }),
+      200,
+    );
     const signal = await signalOf(api);
-    const updated = expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_2' } } }), 200);
+    const updated = expectAnswer(
+      await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_2' } } }),
+      200,
+    );
     expect(updated.destinations).toEqual({ lemlist: { campaignId: 'cam_2', integrationId: connected.integrationId } });
     // null removes it again.
-    expect(expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: null } }), 200).destinations).toEqual({});
+    expect(
+      expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: null } }), 200).destinations,
+    ).toEqual({});
   });
 
   test('several accounts need integrationId (400 naming it); one of another account is 404', async () => {
     const { api, accountId } = await newClient();
-    const good = expectAnswer(await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'A' }), 200);
+    const good = expectAnswer(
+      await api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'A' }),
+      200,
+    );
     await stack.db.query(
       `INSERT INTO integrations (account_id, provider, label, api_key_encrypted, api_key_sha256) VALUES ($1, 'lemlist', 'B', $2, 'second')`,
       [accountId, stack.services.secrets.seal('lemlist-second-key')],
     );
     const signal = await signalOf(api);
-    const ambiguous = expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_1' } } }), 400);
+    const ambiguous = expectAnswer(
+      await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_1' } } }),
+      400,
+    );
     expect(ambiguous.error).toMatchObject({
       code: 'INVALID_REQUEST',
       details: [{ field: 'destinations.lemlist.integrationId', message: expect.any(String) }],
     });
     const other = await newClient();
-    const foreign = expectAnswer(await other.api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'X' }), 200);
-    const notOurs = await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_1', integrationId: foreign.integrationId } } });
+    const foreign = expectAnswer(
+      await other.api.put('/integrations/lemlist', { apiKey: vendors.lemlist.apiKey, label: 'X' }),
+      200,
+    );
+    const notOurs = await api.patch(`/signals/${signal.id}`, {
+      destinations: { lemlist: { campaignId: 'cam_1', integrationId: foreign.integrationId } },
+    });
     expect(expectAnswer(notOurs, 404).error.code).toBe('NOT_FOUND');
-    const chosen = await api.patch(`/signals/${signal.id}`, { destinations: { lemlist: { campaignId: 'cam_1', integrationId: good.integrationId } } });
-    expect(expectAnswer(chosen, 200).destinations).toEqual({ lemlist: { campaignId: 'cam_1', integrationId: good.integrationId } });
+    const chosen = await api.patch(`/signals/${signal.id}`, {
+      destinations: { lemlist: { campaignId: 'cam_1', integrationId: good.integrationId } },
+    });
+    expect(expectAnswer(chosen, 200).destinations).toEqual({
+      lemlist: { campaignId: 'cam_1', integrationId: good.integrationId },
+    });
   });
 
   test('a CRM and a sequencer destination are set together once both are connected', async () => {
@@ -254,10 +325,15 @@ describe('PATCH destinations with a sequencer', () => {
     expectAnswer(await api.put('/integrations/instantly', { apiKey: vendors.instantly.apiKey, label: 'I' }), 200);
     const campaignId = vendors.instantly.campaigns[0]?.id;
     const both = { hubspot: { enabled: true }, instantly: { campaignId } };
-    expect(expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: both }), 409).error.code).toBe('INTEGRATION_NOT_CONNECTED');
+    expect(expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: both }), 409).error.code).toBe(
+      'INTEGRATION_NOT_CONNECTED',
+    );
     await connectCrm(stack, accountId, 'hubspot', vendors.hubspot.accessToken);
     const updated = expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: both }), 200);
-    expect(updated.destinations).toEqual({ hubspot: { enabled: true }, instantly: { campaignId, integrationId: expect.any(String) } });
+    expect(updated.destinations).toEqual({
+      hubspot: { enabled: true },
+      instantly: { campaignId, integrationId: expect.any(String) },
+    });
     expect(await overviewEntry(api, 'hubspot')).toEqual({
       provider: 'hubspot',
       kind: 'crm',

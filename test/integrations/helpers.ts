@@ -20,7 +20,12 @@ export interface Vendors {
 }
 
 export async function startVendors(): Promise<Vendors> {
-  const [lemlist, instantly, smartlead, hubspot] = await Promise.all([startLemlist(), startInstantly(), startSmartlead(), startHubSpot()]);
+  const [lemlist, instantly, smartlead, hubspot] = await Promise.all([
+    startLemlist(),
+    startInstantly(),
+    startSmartlead(),
+    startHubSpot(),
+  ]);
   return { lemlist, instantly, smartlead, hubspot };
 }
 
@@ -69,7 +74,12 @@ export function expectAnswer<T = any>(answer: Answer<T>, status: number): T {
 export const uid = (prefix = 'zq') => `${prefix}${randomBytes(5).toString('hex')}`;
 
 /** The operator's stand-in for the dashboard's OAuth: a CRM connection of the account. */
-export async function connectCrm(stack: Stack, accountId: string, provider: string, accessToken: string): Promise<void> {
+export async function connectCrm(
+  stack: Stack,
+  accountId: string,
+  provider: string,
+  accessToken: string,
+): Promise<void> {
   const answer = await call(`${stack.url}/admin/v1/accounts/${accountId}/crm-connections`, {
     token: TEST_ADMIN_TOKEN,
     body: { provider, accessToken },
@@ -178,7 +188,12 @@ export async function draftSignalFor(
 }
 
 /** Polls `read` until `done` holds; fails with the last value seen. */
-export async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -48,17 +48,24 @@ afterAll(async () => {
 });
 
 const attemptsOf = (deliveryId: string) =>
-  stack.db.query(`SELECT attempt, status_code, error, at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [deliveryId]);
+  stack.db.query(
+    `SELECT attempt, status_code, error, at FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+    [deliveryId],
+  );
 
 /** A lead of a fresh person, sent to `destinations` once the signal is activated. */
-async function leadThrough(destinations: Record<string, unknown>, options: { email?: string | null; webhookUrl?: string } = {}) {
+async function leadThrough(
+  destinations: Record<string, unknown>,
+  options: { email?: string | null; webhookUrl?: string } = {},
+) {
   const person = await ingestJobChanger(stack, { email: options.email });
   const signal = await draftSignalFor(api, person, { webhookUrl: options.webhookUrl });
   expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations }), 200);
   return { person, signal };
 }
 
-const activate = async (signalId: string) => expectAnswer(await api.patch(`/signals/${signalId}`, { status: 'active' }), 200);
+const activate = async (signalId: string) =>
+  expectAnswer(await api.patch(`/signals/${signalId}`, { status: 'active' }), 200);
 
 /** The nine variables, from what the person's records hold and the lead says of them. */
 function expectedVariables(person: JobChanger, signalName: string, lead: any) {
@@ -83,7 +90,14 @@ describe('each sequencer receives the nine variables mapped from the stored lead
     const { person, signal } = await leadThrough({ lemlist: { campaignId: campaign._id } });
     await activate(signal.id);
     const [delivery] = await settledDeliveries(api, signal.id, 1);
-    expect(delivery).toMatchObject({ route: 'lemlist', kind: 'lead', status: 'delivered', attempts: 1, lastStatusCode: null, lastError: null });
+    expect(delivery).toMatchObject({
+      route: 'lemlist',
+      kind: 'lead',
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: null,
+    });
     const v = expectedVariables(person, signal.name, await onlyLead(api, signal.id));
     expect(vendors.lemlist.leads.filter((l) => l.email === person.email)).toEqual([
       {
@@ -102,7 +116,9 @@ describe('each sequencer receives the nine variables mapped from the stored lead
         },
       },
     ]);
-    expect(await attemptsOf(delivery.id)).toEqual([{ attempt: 1, status_code: null, error: null, at: expect.any(Date) }]);
+    expect(await attemptsOf(delivery.id)).toEqual([
+      { attempt: 1, status_code: null, error: null, at: expect.any(Date) },
+    ]);
   });
 
   test('Instantly', async () => {
@@ -162,7 +178,11 @@ test('HubSpot: the company is upserted by domain, the contact by e-mail, and the
   const [delivery] = await settledDeliveries(api, signal.id, 1);
   expect(delivery).toMatchObject({ route: 'hubspot', status: 'delivered', attempts: 1, lastError: null });
   const company = vendors.hubspot.companies.find((c) => c.properties.domain === person.domain);
-  expect(company?.properties).toEqual({ name: person.companyName, domain: person.domain, website: `https://${person.domain}` });
+  expect(company?.properties).toEqual({
+    name: person.companyName,
+    domain: person.domain,
+    website: `https://${person.domain}`,
+  });
   const contact = vendors.hubspot.contacts.find((c) => c.properties.email === person.email);
   expect(contact?.properties).toEqual({
     email: person.email,
@@ -183,7 +203,11 @@ test('a vendor 5xx is retried with back-off, and the lead is delivered on the se
   expect(delivery).toMatchObject({ route: 'lemlist', status: 'delivered', attempts: 2, lastError: null });
   const attempts = await attemptsOf(delivery.id);
   expect(attempts.map(({ at: _at, ...rest }: any) => rest)).toEqual([
-    { attempt: 1, status_code: 503, error: 'lemlist POST /campaigns/{id}/leads/{email} answered HTTP 503: lemlist error 503' },
+    {
+      attempt: 1,
+      status_code: 503,
+      error: 'lemlist POST /campaigns/{id}/leads/{email} answered HTTP 503: lemlist error 503',
+    },
     { attempt: 2, status_code: null, error: null },
   ]);
   expect(vendors.lemlist.leads.filter((l) => l.email === person.email)).toHaveLength(1);

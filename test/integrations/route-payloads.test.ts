@@ -4,7 +4,13 @@ import { destinationRoutesOf } from '../../src/services/deliveries/destination-s
 /** The one mapping from a stored lead to what each destination receives. */
 
 const personLead = {
-  signal: { id: 's1', name: 'New CTOs in Texas', type: 'job_changes', last_signal: 'Job Change', last_signal_date: '2026-10-02' },
+  signal: {
+    id: 's1',
+    name: 'New CTOs in Texas',
+    type: 'job_changes',
+    last_signal: 'Job Change',
+    last_signal_date: '2026-10-02',
+  },
   contact: {
     lead_id: '5f0c6a2e-7d1b-4b8e-9a57-3c2f1e0d9b11',
     created_at: '2026-10-03T10:00:00.000Z',
@@ -53,7 +59,10 @@ test('a company-level lead or a person without e-mail is refused for sequencers,
   });
   expect(sequencerLeadFrom({ ...companyLead, contact: null }, 'instantly').ok).toBe(false);
   const noEmail = sequencerLeadFrom({ ...personLead, contact: { ...personLead.contact, email: '' } }, 'smartlead');
-  expect(noEmail).toEqual({ ok: false, reason: expect.stringMatching(/^not sent: the lead has no e-mail address .* smartlead keys leads on e-mail$/) });
+  expect(noEmail).toEqual({
+    ok: false,
+    reason: expect.stringMatching(/^not sent: the lead has no e-mail address .* smartlead keys leads on e-mail$/),
+  });
 });
 
 test('a CRM gets the contact and the company, and a company-level lead as a company alone', () => {
@@ -75,7 +84,13 @@ test('a CRM gets the contact and the company, and a company-level lead as a comp
   });
   expect(crmLeadFrom(companyLead, 'lead-9', 'hubspot')).toEqual({
     ok: true,
-    lead: expect.objectContaining({ email: '', firstName: '', companyName: 'Acme', companyDomain: 'acme.com', leadId: 'lead-9' }),
+    lead: expect.objectContaining({
+      email: '',
+      firstName: '',
+      companyName: 'Acme',
+      companyDomain: 'acme.com',
+      leadId: 'lead-9',
+    }),
   });
   expect(crmLeadFrom({ ...companyLead, company: { name: 'Nameless', website: '' } }, 'lead-9', 'hubspot')).toEqual({
     ok: false,

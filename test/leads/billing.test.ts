@@ -50,7 +50,8 @@ test('job changes with getEmails: 2 credits per lead, 0.5 only for each email fo
   });
   await settled(stack, signal.id);
   const produced = await waitForLeadTotal(api, signal.id, 3);
-  const leadIdOf = (lastName: string) => produced.find((l) => l.contact.last_name === lastName)!.contact.lead_id as string;
+  const leadIdOf = (lastName: string) =>
+    produced.find((l) => l.contact.last_name === lastName)!.contact.lead_id as string;
   const ids = {
     email1: leadIdOf('Lovelace-bi-cfo-1'),
     email2: leadIdOf('Lovelace-bi-cfo-2'),
@@ -71,7 +72,11 @@ test('job changes with getEmails: 2 credits per lead, 0.5 only for each email fo
 
   // The found emails are on the leads; the person without one has none and cost nothing extra.
   const emails = Object.fromEntries((await allLeads(api, signal.id)).map((l) => [l.contact.lead_id, l.contact.email]));
-  expect(emails).toEqual({ [ids.email1]: 'bi-cfo-1@example.com', [ids.email2]: 'bi-cfo-2@example.com', [ids.none]: '' });
+  expect(emails).toEqual({
+    [ids.email1]: 'bi-cfo-1@example.com',
+    [ids.email2]: 'bi-cfo-2@example.com',
+    [ids.none]: '',
+  });
 });
 
 test('job changes without getEmails: 2 credits per lead and no email charge, even for people with emails', async () => {
@@ -88,7 +93,12 @@ test('job changes without getEmails: 2 credits per lead and no email charge, eve
   });
   await settled(stack, signal.id);
   const leads = await waitForLeadTotal(api, signal.id, 2);
-  expect(await leadEmailOutcomes(stack, leads.map((l) => l.contact.lead_id))).toEqual(['not_requested', 'not_requested']);
+  expect(
+    await leadEmailOutcomes(
+      stack,
+      leads.map((l) => l.contact.lead_id),
+    ),
+  ).toEqual(['not_requested', 'not_requested']);
 
   expect(await balanceOf(api)).toBe(50 - 2 * 2);
   const usage = await allUsage(api);
@@ -108,7 +118,9 @@ test('account watchlist: 3 credits per lead, company-level and person-level alik
     acme,
     beta,
     newCfo,
-    event('ev-bi-wl-1', 'fundraising', daysAgo(9), acme.id, { data: { funding_type: 'Seed', funding_amount_usd: 2_000_000 } }),
+    event('ev-bi-wl-1', 'fundraising', daysAgo(9), acme.id, {
+      data: { funding_type: 'Seed', funding_amount_usd: 2_000_000 },
+    }),
     event('ev-bi-wl-2', 'public_tenders', daysAgo(8), beta.id),
     event('ev-bi-wl-3', 'new_decision_makers', daysAgo(7), beta.id, { personId: newCfo.id }),
   ]);
@@ -120,7 +132,11 @@ test('account watchlist: 3 credits per lead, company-level and person-level alik
   });
   await settled(stack, signal.id);
   const leads = await waitForLeadTotal(api, signal.id, 3);
-  expect(sorted(leads.map((l) => l.signal.last_signal))).toEqual(['New Decision Maker Watchlist', 'Public Tenders Watchlist', 'Watched Company Raised']);
+  expect(sorted(leads.map((l) => l.signal.last_signal))).toEqual([
+    'New Decision Maker Watchlist',
+    'Public Tenders Watchlist',
+    'Watched Company Raised',
+  ]);
 
   expect(await balanceOf(api)).toBe(30 - 3 * 3);
   const usage = await allUsage(api, signal.id);
@@ -147,7 +163,10 @@ test('reading leads is free: many reads leave the balance and the ledger as they
   });
   await settled(stack, signal.id);
   const leads = await waitForLeadTotal(api, signal.id, 2);
-  await leadEmailOutcomes(stack, leads.map((l) => l.contact.lead_id));
+  await leadEmailOutcomes(
+    stack,
+    leads.map((l) => l.contact.lead_id),
+  );
   const balance = await balanceOf(api);
   expect(balance).toBe(20 - 2 * 2);
   const ledger = await allUsage(api);
@@ -176,7 +195,12 @@ test('a draft signal produces and bills nothing; activated, it produces and bill
   const active = await createSignal(api, 'job-changes', { name: 'Active CHROs', status: 'active', config });
   await settled(stack, active.id);
   const activeLeads = await waitForLeadTotal(api, active.id, 2);
-  expect(await leadEmailOutcomes(stack, activeLeads.map((l) => l.contact.lead_id))).toEqual(['found', 'found']);
+  expect(
+    await leadEmailOutcomes(
+      stack,
+      activeLeads.map((l) => l.contact.lead_id),
+    ),
+  ).toEqual(['found', 'found']);
 
   expect(expectStatus(await requestEvaluation(stack, draft.id), 409).error.code).toBe('SIGNAL_NOT_ACTIVE');
   expect(await workflowState(stack, draft.id)).toBeNull();
@@ -188,7 +212,12 @@ test('a draft signal produces and bills nothing; activated, it produces and bill
     hasMore: false,
     leads: [],
   });
-  expect(await getSignal(api, draft.id)).toMatchObject({ status: 'draft', leadsToday: 0, leadsTotal: 0, lastLeadAt: null });
+  expect(await getSignal(api, draft.id)).toMatchObject({
+    status: 'draft',
+    leadsToday: 0,
+    leadsTotal: 0,
+    lastLeadAt: null,
+  });
   expect(await allUsage(api, draft.id)).toEqual([]);
   expect(await balanceOf(api)).toBe(40 - 2 * 2.5);
 
@@ -196,7 +225,10 @@ test('a draft signal produces and bills nothing; activated, it produces and bill
   expectStatus(await api.patch(`/signals/${draft.id}`, { status: 'active' }), 200);
   await settled(stack, draft.id);
   const draftLeads = await waitForLeadTotal(api, draft.id, 2);
-  await leadEmailOutcomes(stack, draftLeads.map((l) => l.contact.lead_id));
+  await leadEmailOutcomes(
+    stack,
+    draftLeads.map((l) => l.contact.lead_id),
+  );
   expect(await balanceOf(api)).toBe(40 - 4 * 2.5);
   expect(sorted((await allUsage(api, draft.id)).map((u) => `${u.operation}:${u.credits}`))).toEqual(
     sorted(['lead:-2', 'lead:-2', 'email_found:-0.5', 'email_found:-0.5']),

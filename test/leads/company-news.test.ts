@@ -1,6 +1,18 @@
 import type { Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { allLeads, client, company, createSignal, daysAgo, event, expectStatus, ingest, settled, startLeadsStack, type Client } from './fixtures';
+import {
+  allLeads,
+  client,
+  company,
+  createSignal,
+  daysAgo,
+  event,
+  expectStatus,
+  ingest,
+  settled,
+  startLeadsStack,
+  type Client,
+} from './fixtures';
 
 /**
  * company_news events are "each checked against the article": one becomes a lead only when its
@@ -28,8 +40,14 @@ test('news becomes a lead only when its article is there and names the company; 
     }),
     news('news-domain', 3, { news_title: 'A new arm for warehouses', news_url: 'https://newsy-robotics.com/blog/arm' }),
     news('news-no-url', 4, { news_headline: 'Newsy Robotics opens Austin office' }),
-    news('news-no-headline', 5, { news_url: 'https://www.techwire.example/2026/11/newsy', news_summary: 'Newsy Robotics grows.' }),
-    news('news-other-company', 6, { news_headline: 'Globex buys a robot maker', news_url: 'https://www.techwire.example/2026/11/globex' }),
+    news('news-no-headline', 5, {
+      news_url: 'https://www.techwire.example/2026/11/newsy',
+      news_summary: 'Newsy Robotics grows.',
+    }),
+    news('news-other-company', 6, {
+      news_headline: 'Globex buys a robot maker',
+      news_url: 'https://www.techwire.example/2026/11/globex',
+    }),
   ]);
 
   const signal = await createSignal(api, 'account-watchlist', {

@@ -46,7 +46,9 @@ test('account watchlist: one daily budget shared by every event kind, oldest eve
     acme,
     beta,
     newCfo,
-    event('ev-dc-wl-1', 'fundraising', ago(7), acme.id, { data: { funding_type: 'Series A', funding_amount_usd: 8_000_000 } }),
+    event('ev-dc-wl-1', 'fundraising', ago(7), acme.id, {
+      data: { funding_type: 'Series A', funding_amount_usd: 8_000_000 },
+    }),
     event('ev-dc-wl-2', 'job_offers', ago(6), beta.id, { data: { job_offer_title: 'Controller' } }),
     event('ev-dc-wl-3', 'public_tenders', ago(5), acme.id),
     event('ev-dc-wl-4', 'new_decision_makers', ago(4), beta.id, { personId: newCfo.id }),
@@ -60,7 +62,11 @@ test('account watchlist: one daily budget shared by every event kind, oldest eve
   });
   await settled(stack, signal.id);
   const first = await allLeads(api, signal.id);
-  expect(first.map((l) => l.signal.last_signal).sort()).toEqual(['Job Offer', 'Public Tenders Watchlist', 'Watched Company Raised']);
+  expect(first.map((l) => l.signal.last_signal).sort()).toEqual([
+    'Job Offer',
+    'Public Tenders Watchlist',
+    'Watched Company Raised',
+  ]);
   expect(await getSignal(api, signal.id)).toMatchObject({ leadsToday: 3, leadsTotal: 3 });
 
   // Same day: the budget is spent, whatever kind the waiting events are.
@@ -71,7 +77,12 @@ test('account watchlist: one daily budget shared by every event kind, oldest eve
   expect(await getSignal(api, signal.id)).toMatchObject({ leadsToday: 0, leadsTotal: 3 });
   await evaluateNow(stack, signal.id);
   const all = await allLeads(api, signal.id);
-  expect(all.slice(0, 2).map((l) => l.signal.last_signal).sort()).toEqual(['New Decision Maker Watchlist', 'Watched Company Expected to Scale']);
+  expect(
+    all
+      .slice(0, 2)
+      .map((l) => l.signal.last_signal)
+      .sort(),
+  ).toEqual(['New Decision Maker Watchlist', 'Watched Company Expected to Scale']);
   expect(all).toHaveLength(5);
   expect(await getSignal(api, signal.id)).toMatchObject({ leadsToday: 2, leadsTotal: 5 });
 });
@@ -79,7 +90,10 @@ test('account watchlist: one daily budget shared by every event kind, oldest eve
 test('job changes: 2 a day from 5 candidates, the rest on the following days, oldest first', async () => {
   // Five CROs changed jobs 6, 5, 4, 3 and 2 days ago; dc-1 is the oldest.
   const changers = [6, 5, 4, 3, 2].map((days, i) => jobChanger(`dc-${i + 1}`, ago(days), { title: 'CRO' }));
-  await ingest(stack, changers.flatMap((c) => c.records));
+  await ingest(
+    stack,
+    changers.flatMap((c) => c.records),
+  );
   const signal = await createSignal(api, 'job-changes', {
     name: 'Capped CROs',
     status: 'active',
@@ -89,7 +103,12 @@ test('job changes: 2 a day from 5 candidates, the rest on the following days, ol
   await settled(stack, signal.id);
   const day1 = await allLeads(api, signal.id);
   expect(lastNames(day1)).toEqual(['Lovelace-dc-1', 'Lovelace-dc-2']);
-  expect(await getSignal(api, signal.id)).toMatchObject({ status: 'active', dailyLeadLimit: 2, leadsToday: 2, leadsTotal: 2 });
+  expect(await getSignal(api, signal.id)).toMatchObject({
+    status: 'active',
+    dailyLeadLimit: 2,
+    leadsToday: 2,
+    leadsTotal: 2,
+  });
 
   // Asking again the same day produces nothing more.
   await evaluateNow(stack, signal.id);

@@ -40,8 +40,14 @@ async function twoJobChanges(slug: string, title: string, firstDays: number, sec
   const second = company(`${slug}-two`);
   const who = person(slug, second.id, { title });
   const events = [
-    event(`ev-${slug}-1`, 'job_change', daysAgo(firstDays, now), first.id, { personId: who.id, data: jobChangeData(title, first.name, '2026-05') }),
-    event(`ev-${slug}-2`, 'job_change', daysAgo(secondDays, now), second.id, { personId: who.id, data: jobChangeData(title, second.name, '2026-10') }),
+    event(`ev-${slug}-1`, 'job_change', daysAgo(firstDays, now), first.id, {
+      personId: who.id,
+      data: jobChangeData(title, first.name, '2026-05'),
+    }),
+    event(`ev-${slug}-2`, 'job_change', daysAgo(secondDays, now), second.id, {
+      personId: who.id,
+      data: jobChangeData(title, second.name, '2026-10'),
+    }),
   ];
   await ingest(stack, [first, second, who, ...events]);
   return { person: who, events };
@@ -95,7 +101,9 @@ test('allow: both events of the same person are leads, and re-evaluating yields 
   const leads = await allLeads(api, signal.id);
   expect(leads).toHaveLength(2);
   expect(newCompanies(leads)).toEqual(['du-allow-one Labs', 'du-allow-two Labs']);
-  expect(new Set(leads.map((l) => l.contact.linkedin_profile_url))).toEqual(new Set(['https://www.linkedin.com/in/du-allow']));
+  expect(new Set(leads.map((l) => l.contact.linkedin_profile_url))).toEqual(
+    new Set(['https://www.linkedin.com/in/du-allow']),
+  );
   expect(new Set(leads.map((l) => l.contact.lead_id)).size).toBe(2);
 
   // The same events are never leads twice in this signal, however often it evaluates.
@@ -107,7 +115,10 @@ test('allow: both events of the same person are leads, and re-evaluating yields 
 
 test('account watchlist: an event watched through two entries, or evaluated again, is one lead', async () => {
   const co = company('du-wl');
-  await ingest(stack, [co, event('ev-du-wl-1', 'fundraising', daysAgo(6), co.id, { data: { funding_type: 'Series C' } })]);
+  await ingest(stack, [
+    co,
+    event('ev-du-wl-1', 'fundraising', daysAgo(6), co.id, { data: { funding_type: 'Series C' } }),
+  ]);
   const signal = await createSignal(api, 'account-watchlist', {
     name: 'Watched twice',
     status: 'active',
@@ -132,7 +143,11 @@ test('account watchlist: an event watched through two entries, or evaluated agai
 test('persona targeting: a company event stays one lead when another person of the persona appears later', async () => {
   const co = company('du-tp');
   const laterCfo = person('du-tp-zed', co.id, { title: 'CFO', lastName: 'Zed' });
-  await ingest(stack, [co, laterCfo, event('ev-du-tp', 'fundraising', daysAgo(3), co.id, { data: { funding_type: 'Series A' } })]);
+  await ingest(stack, [
+    co,
+    laterCfo,
+    event('ev-du-tp', 'fundraising', daysAgo(3), co.id, { data: { funding_type: 'Series A' } }),
+  ]);
   const signal = await createSignal(api, 'account-watchlist', {
     name: 'CFOs of raising companies',
     status: 'active',
@@ -154,7 +169,13 @@ test('concurrent producers of one signal (a retried batch racing its first attem
   const records: any[] = [co];
   for (let i = 0; i < 20; i++) {
     const who = person(`du-race-${i}`, co.id, { title: 'Head of Data' });
-    records.push(who, event(`ev-du-race-${i}`, 'job_change', daysAgo(10 - i * 0.1, now), co.id, { personId: who.id, data: jobChangeData('Head of Data', co.name) }));
+    records.push(
+      who,
+      event(`ev-du-race-${i}`, 'job_change', daysAgo(10 - i * 0.1, now), co.id, {
+        personId: who.id,
+        data: jobChangeData('Head of Data', co.name),
+      }),
+    );
   }
   await ingest(stack, records);
   // Created as a draft so that only the producers below run; then marked active in the database

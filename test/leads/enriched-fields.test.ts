@@ -1,7 +1,18 @@
 import type { Stack } from '../setup/stack';
 import { createAccount, call } from '../setup/http';
 import { TEST_ADMIN_TOKEN } from '../setup/stack';
-import { allLeads, client, company, createSignal, daysAgo, ingest, jobChanger, settled, startLeadsStack, type Client } from './fixtures';
+import {
+  allLeads,
+  client,
+  company,
+  createSignal,
+  daysAgo,
+  ingest,
+  jobChanger,
+  settled,
+  startLeadsStack,
+  type Client,
+} from './fixtures';
 
 /**
  * Lead fields filled from what the provider's records carry: the company's tech stack,
@@ -28,7 +39,11 @@ test('a lead carries the homepage title, meta description, tech stack and Sales 
     metaDescription: 'Enriched Labs builds data tools that close the books faster.',
   };
   await ingest(stack, [enrichedCompany, changer.person, changer.event]);
-  const signal = await createSignal(api, 'job-changes', { name: 'Enriched CTOs', status: 'active', config: { jobTitles: ['Chief Technology Officer'] } });
+  const signal = await createSignal(api, 'job-changes', {
+    name: 'Enriched CTOs',
+    status: 'active',
+    config: { jobTitles: ['Chief Technology Officer'] },
+  });
   await settled(stack, signal.id);
 
   const [lead] = await allLeads(api, signal.id);
@@ -37,7 +52,9 @@ test('a lead carries the homepage title, meta description, tech stack and Sales 
     homepage_title: 'Enriched Labs | Data tools for finance teams',
     meta_description: 'Enriched Labs builds data tools that close the books faster.',
   });
-  expect(lead.contact.sales_navigator_profile_url).toBe('https://www.linkedin.com/sales/lead/ACwAAB12345,NAME_SEARCH,abcd');
+  expect(lead.contact.sales_navigator_profile_url).toBe(
+    'https://www.linkedin.com/sales/lead/ACwAAB12345,NAME_SEARCH,abcd',
+  );
 
   const found = await api.get(`/enrichment/firmographic?domain=${changer.company.domain}`);
   expect(found.status).toBe(200);
@@ -50,9 +67,22 @@ test('a company without them keeps the empty strings; a Sales Navigator URL else
   const answer = await call(`${stack.url}/admin/v1/ingest`, {
     method: 'POST',
     token: TEST_ADMIN_TOKEN,
-    body: [{ kind: 'person', id: 'pe-bad-nav', firstName: 'A', lastName: 'B', companyId: plain.id, salesNavigatorProfileUrl: 'https://evil.example/sales/lead/1' }],
+    body: [
+      {
+        kind: 'person',
+        id: 'pe-bad-nav',
+        firstName: 'A',
+        lastName: 'B',
+        companyId: plain.id,
+        salesNavigatorProfileUrl: 'https://evil.example/sales/lead/1',
+      },
+    ],
   });
-  expect(answer.body).toMatchObject({ accepted: 0, rejected: 1, errors: [{ line: 1, message: expect.stringContaining('salesNavigatorProfileUrl') }] });
+  expect(answer.body).toMatchObject({
+    accepted: 0,
+    rejected: 1,
+    errors: [{ line: 1, message: expect.stringContaining('salesNavigatorProfileUrl') }],
+  });
   const found = await api.get(`/enrichment/firmographic?domain=${plain.domain}`);
   expect(found.body.company).toMatchObject({ tech_stack: '', homepage_title: '', meta_description: '' });
 });

@@ -120,7 +120,15 @@ export function event(
   companyId: string,
   options: { personId?: string; data?: Record<string, string | number> } = {},
 ): EventRecord {
-  return { kind: 'event', id, type, occurredAt, companyId, personId: options.personId ?? null, data: options.data ?? {} };
+  return {
+    kind: 'event',
+    id,
+    type,
+    occurredAt,
+    companyId,
+    personId: options.personId ?? null,
+    data: options.data ?? {},
+  };
 }
 
 /** The `data` of a job change, as the lead's signal block carries it. */
@@ -141,7 +149,11 @@ export function jobChangeData(newTitle: string, newCompany: string, month = '202
  * One person who changed jobs: their company, the person and the `job_change` event. The
  * title picks the persona, which is what a job-changes signal's `jobTitles` filters on.
  */
-export function jobChanger(slug: string, occurredAt: string, options: { title?: string; person?: Partial<PersonRecord> } = {}) {
+export function jobChanger(
+  slug: string,
+  occurredAt: string,
+  options: { title?: string; person?: Partial<PersonRecord> } = {},
+) {
   const co = company(`${slug}-co`);
   const pe = person(slug, co.id, { title: options.title ?? 'CTO', ...options.person });
   const ev = event(`ev-${slug}`, 'job_change', occurredAt, co.id, {
@@ -193,7 +205,11 @@ export function expectStatus<T = any>(answer: Answer<T>, status: number): T {
   return answer.body;
 }
 
-export async function createSignal(api: Client, kind: 'job-changes' | 'account-watchlist' | 'fundraising' | 'hiring', body: Record<string, unknown>) {
+export async function createSignal(
+  api: Client,
+  kind: 'job-changes' | 'account-watchlist' | 'fundraising' | 'hiring',
+  body: Record<string, unknown>,
+) {
   return expectStatus(await api.post(`/signals/${kind}`, body), 201);
 }
 
@@ -261,8 +277,18 @@ export async function waitFor<T>(
   }
 }
 
-export async function waitForLeadTotal(api: Client, signalId: string, total: number, timeoutMs = 20_000): Promise<any[]> {
-  await waitFor(`${total} leads of ${signalId}`, () => leadTotal(api, signalId), (n) => n >= total, { timeoutMs });
+export async function waitForLeadTotal(
+  api: Client,
+  signalId: string,
+  total: number,
+  timeoutMs = 20_000,
+): Promise<any[]> {
+  await waitFor(
+    `${total} leads of ${signalId}`,
+    () => leadTotal(api, signalId),
+    (n) => n >= total,
+    { timeoutMs },
+  );
   const leads = await allLeads(api, signalId);
   expect(leads).toHaveLength(total);
   return leads;
@@ -306,9 +332,9 @@ export async function leadEmailOutcomes(stack: Stack, leadIds: string[], timeout
   const rows = await waitFor(
     `leads ${leadIds.join(', ')} to be handed off`,
     () =>
-      stack.db.query(`SELECT id, email_status, handed_off_at FROM leads WHERE id = ANY($1::uuid[])`, [leadIds]) as Promise<
-        Array<{ id: string; email_status: string; handed_off_at: Date | null }>
-      >,
+      stack.db.query(`SELECT id, email_status, handed_off_at FROM leads WHERE id = ANY($1::uuid[])`, [
+        leadIds,
+      ]) as Promise<Array<{ id: string; email_status: string; handed_off_at: Date | null }>>,
     (found) => found.length === leadIds.length && found.every((row) => row.handed_off_at !== null),
     { timeoutMs },
   );

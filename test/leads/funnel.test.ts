@@ -54,12 +54,14 @@ beforeAll(async () => {
   stack = await startStack({ worker: false });
   owner = await createAccount(stack, { credits: 100 });
   poor = await createAccount(stack, { credits: 3, name: 'Poor account' });
-  await stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city) VALUES
+  await stack.db
+    .query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city) VALUES
     ('c_fit',   'Acme',     'acme',     'acme.com',     'Software Development', 120, '51-200', 'US', 'Austin'),
     ('c_small', 'Tiny',     'tiny',     'tiny.io',      'Software Development',   5, '1-10',   'US', 'Austin'),
     ('c_bank',  'Big Bank', 'big bank', 'bigbank.com',  'Financial Services',   150, '51-200', 'US', 'Dallas')`);
   // Every person lives in Texas unless the row says otherwise.
-  await stack.db.query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code) VALUES
+  await stack.db
+    .query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code) VALUES
     ('p_cto',     'Ada',   'A', 'CTO',                 'Chief Technology Officer', 'c_fit',   'Austin',        'US', 'TX'),
     ('p_growth',  'Bo',    'B', 'Head of Growth EMEA', NULL,                       'c_fit',   'Austin',        'US', 'TX'),
     ('p_dup',     'Cy',    'C', 'CTO',                 'Chief Technology Officer', 'c_fit',   'Austin',        'US', 'TX'),
@@ -72,27 +74,29 @@ beforeAll(async () => {
     ('p_old',     'Jo',    'J', 'CTO',                 'Chief Technology Officer', 'c_fit',   'Austin',        'US', 'TX')`);
   const event = (id: string, type: string, days: number, company: string, person: string | null) =>
     `('${id}', '${type}', now() - interval '${days} days', '${company}', ${person ? `'${person}'` : 'NULL'})`;
-  await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES ${[
-    // Job changes: three pass every filter, one more is the same person's second move.
-    event('e_cto', 'job_change', 5, 'c_fit', 'p_cto'),
-    event('e_growth', 'job_change', 6, 'c_fit', 'p_growth'), // customTitles only
-    event('e_dup1', 'job_change', 20, 'c_fit', 'p_dup'),
-    event('e_dup2', 'job_change', 10, 'c_fit', 'p_dup'), // duplicate of e_dup1's person
-    event('e_cfo', 'job_change', 7, 'c_fit', 'p_cfo'), // jobTitles
-    event('e_acct', 'job_change', 8, 'c_fit', 'p_acct'), // jobTitles
-    event('e_small', 'job_change', 9, 'c_small', 'p_small'), // companySizeFilters
-    event('e_bank', 'job_change', 11, 'c_bank', 'p_bank'), // industryFilters
-    event('e_ca', 'job_change', 12, 'c_fit', 'p_ca'), // locations
-    event('e_nowhere', 'job_change', 13, 'c_fit', 'p_nowhere'), // locations (no location at all)
-    event('e_old', 'job_change', 200, 'c_fit', 'p_old'), // maxJobAgeDays, outside the default window
-    // Watchlist events at Acme (watched) and at Big Bank (not watched).
-    event('w_funding', 'fundraising', 2, 'c_fit', null),
-    event('w_news1', 'company_news', 3, 'c_fit', null),
-    event('w_news2', 'company_news', 4, 'c_fit', null),
-    event('w_jobs', 'job_offers', 5, 'c_fit', null),
-    event('w_old_funding', 'fundraising', 400, 'c_fit', null), // firstRunLookbackDays
-    event('w_bank', 'fundraising', 2, 'c_bank', null),
-  ].join(',\n')}`);
+  await stack.db.query(
+    `INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES ${[
+      // Job changes: three pass every filter, one more is the same person's second move.
+      event('e_cto', 'job_change', 5, 'c_fit', 'p_cto'),
+      event('e_growth', 'job_change', 6, 'c_fit', 'p_growth'), // customTitles only
+      event('e_dup1', 'job_change', 20, 'c_fit', 'p_dup'),
+      event('e_dup2', 'job_change', 10, 'c_fit', 'p_dup'), // duplicate of e_dup1's person
+      event('e_cfo', 'job_change', 7, 'c_fit', 'p_cfo'), // jobTitles
+      event('e_acct', 'job_change', 8, 'c_fit', 'p_acct'), // jobTitles
+      event('e_small', 'job_change', 9, 'c_small', 'p_small'), // companySizeFilters
+      event('e_bank', 'job_change', 11, 'c_bank', 'p_bank'), // industryFilters
+      event('e_ca', 'job_change', 12, 'c_fit', 'p_ca'), // locations
+      event('e_nowhere', 'job_change', 13, 'c_fit', 'p_nowhere'), // locations (no location at all)
+      event('e_old', 'job_change', 200, 'c_fit', 'p_old'), // maxJobAgeDays, outside the default window
+      // Watchlist events at Acme (watched) and at Big Bank (not watched).
+      event('w_funding', 'fundraising', 2, 'c_fit', null),
+      event('w_news1', 'company_news', 3, 'c_fit', null),
+      event('w_news2', 'company_news', 4, 'c_fit', null),
+      event('w_jobs', 'job_offers', 5, 'c_fit', null),
+      event('w_old_funding', 'fundraising', 400, 'c_fit', null), // firstRunLookbackDays
+      event('w_bank', 'fundraising', 2, 'c_bank', null),
+    ].join(',\n')}`,
+  );
 });
 afterAll(() => stack?.stop());
 
@@ -100,7 +104,12 @@ describe('job changes', () => {
   let signalId: string;
   beforeAll(async () => {
     // Active, but nothing evaluates until the test calls production.
-    signalId = await createSignal(owner, 'job-changes', { name: 'Texan CTOs', status: 'active', dailyLeadLimit: 2, config: jobChangesConfig });
+    signalId = await createSignal(owner, 'job-changes', {
+      name: 'Texan CTOs',
+      status: 'active',
+      dailyLeadLimit: 2,
+      config: jobChangesConfig,
+    });
   });
 
   test('each filter removes its known share, in evaluation order', async () => {
@@ -133,9 +142,19 @@ describe('job changes', () => {
       const answer = await funnelOf(owner, signalId);
       expect(answer.status).toBe(200);
       expect(answer.body.candidates).toBe(11);
-      expect(removedBy(answer.body)).toMatchObject({ jobTitles: 2, companySizeFilters: 1, industryFilters: 1, locations: 2, maxJobAgeDays: 1 });
+      expect(removedBy(answer.body)).toMatchObject({
+        jobTitles: 2,
+        companySizeFilters: 1,
+        industryFilters: 1,
+        locations: 2,
+        maxJobAgeDays: 1,
+      });
       // A window that ends before it arrived did not consider it, nor anything else.
-      const before = await funnelOf(owner, signalId, `?from=${encodeURIComponent(daysAgo(60))}&to=${encodeURIComponent(daysAgo(26))}`);
+      const before = await funnelOf(
+        owner,
+        signalId,
+        `?from=${encodeURIComponent(daysAgo(60))}&to=${encodeURIComponent(daysAgo(26))}`,
+      );
       expect(before.body).toMatchObject({ candidates: 0, leads: 0 });
     } finally {
       await stack.db.query(`UPDATE events SET ingested_at = now() WHERE id = 'e_old'`);
@@ -144,10 +163,18 @@ describe('job changes', () => {
 
   test('the window is one of evaluation time: events that arrived after it ended are not in it, whatever their dates', async () => {
     // e_growth (6 days), e_cfo (7), e_acct (8) and e_small (9) occurred in this window, but arrived today.
-    const answer = await funnelOf(owner, signalId, `?from=${encodeURIComponent(daysAgo(9.5))}&to=${encodeURIComponent(daysAgo(5.5))}`);
+    const answer = await funnelOf(
+      owner,
+      signalId,
+      `?from=${encodeURIComponent(daysAgo(9.5))}&to=${encodeURIComponent(daysAgo(5.5))}`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.candidates).toBe(0);
-    expect(answer.body.stages.every((stage: { removed: number; remaining: number }) => stage.removed === 0 && stage.remaining === 0)).toBe(true);
+    expect(
+      answer.body.stages.every(
+        (stage: { removed: number; remaining: number }) => stage.removed === 0 && stage.remaining === 0,
+      ),
+    ).toBe(true);
     expect(answer.body.leads).toBe(0);
   });
 
@@ -178,7 +205,11 @@ describe('job changes', () => {
   });
 
   test('out of credits, waiting candidates are deferred at the credits stage', async () => {
-    const id = await createSignal(poor, 'job-changes', { name: 'Poor CTOs', status: 'active', config: jobChangesConfig });
+    const id = await createSignal(poor, 'job-changes', {
+      name: 'Poor CTOs',
+      status: 'active',
+      config: jobChangesConfig,
+    });
     expect(await evaluate(id)).toEqual({ produced: 1, deferredBy: 'credits' });
     const answer = await funnelOf(poor, id);
     expect(answer.body.candidates).toBe(10);
@@ -214,12 +245,21 @@ describe('account watchlist', () => {
   test('targetPersonas removes events at companies without a matching person', async () => {
     const id = await createSignal(owner, 'account-watchlist', {
       name: 'Acme marketing',
-      config: { companies: ['acme.com'], targetPersonas: ['Chief Marketing Officer'], sources: { company_news: { enabled: true } } },
+      config: {
+        companies: ['acme.com'],
+        targetPersonas: ['Chief Marketing Officer'],
+        sources: { company_news: { enabled: true } },
+      },
     });
     const answer = await funnelOf(owner, id);
     expect(answer.body.candidates).toBe(4);
     // The two news events carry no article, so they are no leads whatever the persona.
-    expect(removedBy(answer.body)).toMatchObject({ sources: 0, companyNewsArticle: 2, firstRunLookbackDays: 0, targetPersonas: 2 });
+    expect(removedBy(answer.body)).toMatchObject({
+      sources: 0,
+      companyNewsArticle: 2,
+      firstRunLookbackDays: 0,
+      targetPersonas: 2,
+    });
     expect(answer.body.stages.at(-1).remaining).toBe(0);
   });
 });
@@ -248,7 +288,12 @@ describe('access and validation', () => {
   test('a date-only window is read as UTC midnights', async () => {
     const answer = await funnelOf(owner, signalId, '?from=2020-01-01&to=2020-02-01');
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ from: '2020-01-01T00:00:00.000Z', to: '2020-02-01T00:00:00.000Z', candidates: 0, leads: 0 });
+    expect(answer.body).toMatchObject({
+      from: '2020-01-01T00:00:00.000Z',
+      to: '2020-02-01T00:00:00.000Z',
+      candidates: 0,
+      leads: 0,
+    });
   });
 
   test('the OpenAPI document describes the Funnel', async () => {
@@ -260,12 +305,20 @@ describe('access and validation', () => {
 
 describe('the window covers what the evaluations produced', () => {
   test('a lead produced now from a job change of three months ago counts in the default window', async () => {
-    await stack.db.query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
+    await stack.db
+      .query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
       VALUES ('c_ops', 'Opsco', 'opsco', 'opsco.com', 'Software Development', 80, '51-200', 'US', 'Austin')`);
-    await stack.db.query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code)
+    await stack.db
+      .query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code)
       VALUES ('p_coo', 'Kim', 'K', 'COO', 'Chief Operating Officer', 'c_ops', 'Austin', 'US', 'TX')`);
-    await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES ('e_coo', 'job_change', now() - interval '90 days', 'c_ops', 'p_coo')`);
-    const id = await createSignal(owner, 'job-changes', { name: 'New COOs', status: 'active', config: { jobTitles: ['Chief Operating Officer'] } });
+    await stack.db.query(
+      `INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES ('e_coo', 'job_change', now() - interval '90 days', 'c_ops', 'p_coo')`,
+    );
+    const id = await createSignal(owner, 'job-changes', {
+      name: 'New COOs',
+      status: 'active',
+      config: { jobTitles: ['Chief Operating Officer'] },
+    });
     expect((await evaluate(id)).produced).toBe(1);
 
     const answer = await funnelOf(owner, id);
@@ -277,7 +330,11 @@ describe('the window covers what the evaluations produced', () => {
     expect(answer.body.stages.at(-1).remaining).toBe(1);
 
     // A window that ended before the lead was produced does not count it.
-    const earlier = await funnelOf(owner, id, `?from=${encodeURIComponent(daysAgo(120))}&to=${encodeURIComponent(daysAgo(1))}`);
+    const earlier = await funnelOf(
+      owner,
+      id,
+      `?from=${encodeURIComponent(daysAgo(120))}&to=${encodeURIComponent(daysAgo(1))}`,
+    );
     expect(earlier.body.leads).toBe(0);
   });
 });

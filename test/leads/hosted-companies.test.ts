@@ -1,6 +1,18 @@
 import type { Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { allLeads, client, company, createSignal, daysAgo, event, ingest, settled, startLeadsStack, uid, type Client } from './fixtures';
+import {
+  allLeads,
+  client,
+  company,
+  createSignal,
+  daysAgo,
+  event,
+  ingest,
+  settled,
+  startLeadsStack,
+  uid,
+  type Client,
+} from './fixtures';
 
 /**
  * Stores, apps and pages on a hosting platform's subdomains (suffixes of the public-suffix
@@ -18,7 +30,11 @@ afterAll(() => stack?.stop());
 test('a watchlist of two stores on one platform watches those two stores, and their leads name their own sites', async () => {
   const tag = uid('shop');
   const stores = ['north', 'south', 'east'].map((name) =>
-    company(`${tag}-${name}`, { domain: `https://www.${tag}-${name}.myshopify.com/collections`, linkedinUrl: null, name: `${tag} ${name} store` }),
+    company(`${tag}-${name}`, {
+      domain: `https://www.${tag}-${name}.myshopify.com/collections`,
+      linkedinUrl: null,
+      name: `${tag} ${name} store`,
+    }),
   );
   await ingest(stack, [
     ...stores,
@@ -28,7 +44,9 @@ test('a watchlist of two stores on one platform watches those two stores, and th
       }),
     ),
   ]);
-  const stored = await stack.db.query(`SELECT domain FROM companies WHERE id = ANY($1::text[]) ORDER BY id`, [stores.map((s) => s.id)]);
+  const stored = await stack.db.query(`SELECT domain FROM companies WHERE id = ANY($1::text[]) ORDER BY id`, [
+    stores.map((s) => s.id),
+  ]);
   expect(stored.map((row: { domain: string }) => row.domain).sort()).toEqual(
     ['east', 'north', 'south'].map((name) => `${tag}-${name}.myshopify.com`),
   );
@@ -49,7 +67,13 @@ test('a watchlist of two stores on one platform watches those two stores, and th
 });
 
 test("the platform's own domain is still one company", async () => {
-  const signal = await createSignal(api, 'account-watchlist', { name: 'Platform', config: { companies: ['myshopify.com', 'https://github.io/'] } });
+  const signal = await createSignal(api, 'account-watchlist', {
+    name: 'Platform',
+    config: { companies: ['myshopify.com', 'https://github.io/'] },
+  });
   const watched = await api.get(`/watchlists/${signal.id}/companies`);
-  expect(watched.body.items.map((item: { domain: string }) => item.domain).sort()).toEqual(['github.io', 'myshopify.com']);
+  expect(watched.body.items.map((item: { domain: string }) => item.domain).sort()).toEqual([
+    'github.io',
+    'myshopify.com',
+  ]);
 });

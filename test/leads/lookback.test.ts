@@ -36,7 +36,9 @@ test('firstRunLookbackDays 30: the first check delivers the 10-day-old event, no
   const tenDays = daysAgo(10);
   await ingest(stack, [
     co,
-    event('ev-lb-10d', 'fundraising', tenDays, co.id, { data: { funding_type: 'Series A', announcement_date: dayOf(tenDays) } }),
+    event('ev-lb-10d', 'fundraising', tenDays, co.id, {
+      data: { funding_type: 'Series A', announcement_date: dayOf(tenDays) },
+    }),
     event('ev-lb-60d', 'public_tenders', daysAgo(60), co.id),
   ]);
   const signal = await createSignal(api, 'account-watchlist', {
@@ -47,7 +49,9 @@ test('firstRunLookbackDays 30: the first check delivers the 10-day-old event, no
   expect(signal.config.firstRunLookbackDays).toBe(30);
   await settled(stack, signal.id);
   const first = await allLeads(api, signal.id);
-  expect(first.map((l) => [l.signal.last_signal, l.signal.last_signal_date])).toEqual([['Watched Company Raised', dayOf(tenDays)]]);
+  expect(first.map((l) => [l.signal.last_signal, l.signal.last_signal_date])).toEqual([
+    ['Watched Company Raised', dayOf(tenDays)],
+  ]);
 
   // Nothing new: a check delivers nothing.
   await evaluateNow(stack, signal.id);
@@ -56,7 +60,9 @@ test('firstRunLookbackDays 30: the first check delivers the 10-day-old event, no
   // A new event arrives: the next check delivers it (and still not the old one, nor one older than the window).
   const fresh = daysAgo(0.05);
   await ingest(stack, [
-    event('ev-lb-new', 'job_offers', fresh, co.id, { data: { job_offer_title: 'Staff Engineer', job_offer_source: 'Indeed' } }),
+    event('ev-lb-new', 'job_offers', fresh, co.id, {
+      data: { job_offer_title: 'Staff Engineer', job_offer_source: 'Indeed' },
+    }),
     event('ev-lb-45d', 'forecasted_growth', daysAgo(45), co.id),
   ]);
   await evaluateNow(stack, signal.id);
@@ -71,7 +77,11 @@ test('firstRunLookbackDays 30: the first check delivers the 10-day-old event, no
 
 test('the default lookback is 180 days', async () => {
   const co = company('lb-default');
-  await ingest(stack, [co, event('ev-lb-d-170', 'fundraising', daysAgo(170), co.id), event('ev-lb-d-200', 'public_tenders', daysAgo(200), co.id)]);
+  await ingest(stack, [
+    co,
+    event('ev-lb-d-170', 'fundraising', daysAgo(170), co.id),
+    event('ev-lb-d-200', 'public_tenders', daysAgo(200), co.id),
+  ]);
   const signal = await createSignal(api, 'account-watchlist', {
     name: 'Default lookback',
     status: 'active',
@@ -113,7 +123,10 @@ test('company_news is off by default, and produced once enabled through PATCH so
 
   // Enabling it is a config change: the workflow evaluates, and the news event is a lead.
   const before = (await workflowState(stack, signal.id))!.evaluations;
-  const patched = expectStatus(await api.patch(`/signals/${signal.id}`, { config: { sources: { company_news: { enabled: true } } } }), 200);
+  const patched = expectStatus(
+    await api.patch(`/signals/${signal.id}`, { config: { sources: { company_news: { enabled: true } } } }),
+    200,
+  );
   expect(patched.config.sources.company_news).toEqual({ enabled: true });
   expect(patched.config.sources.fundraising).toEqual({ enabled: true });
   await settled(stack, signal.id, before + 1);

@@ -43,7 +43,12 @@ beforeAll(async () => {
   api = client(stack, account);
   receiver = await startReceiver({ secret: account.webhookSecret });
   const a = company('mkt-a');
-  const b = company('mkt-b', { industry: 'Financial Services', employeeCount: 3000, hqCountryCode: 'GB', hqCity: 'London' });
+  const b = company('mkt-b', {
+    industry: 'Financial Services',
+    employeeCount: 3000,
+    hqCountryCode: 'GB',
+    hqCity: 'London',
+  });
   const c = company('mkt-c');
   const d = company('mkt-d');
   const e = company('mkt-e', { hqCountryCode: 'DE', hqCity: 'Berlin' });
@@ -60,7 +65,9 @@ beforeAll(async () => {
     event('ev-round-b', 'fundraising', rounds.b, b.id, {
       data: { funding_type: 'Series B', funding_amount_usd: 40_000_000, announcement_date: day(rounds.b) },
     }),
-    event('ev-round-c', 'fundraising', rounds.c, c.id, { data: { funding_stage: 'Seed', funding_amount_usd: 2_000_000 } }),
+    event('ev-round-c', 'fundraising', rounds.c, c.id, {
+      data: { funding_stage: 'Seed', funding_amount_usd: 2_000_000 },
+    }),
     event('ev-round-d', 'fundraising', rounds.d, d.id, { data: { funding_stage: 'Series A' } }),
     event('ev-job-backend', 'job_offers', daysAgo(3), e.id, {
       data: {
@@ -83,7 +90,11 @@ beforeAll(async () => {
       },
     }),
     event('ev-job-old', 'job_offers', daysAgo(60), e.id, {
-      data: { job_offer_title: 'Platform Engineer', job_offer_location: 'Berlin, Germany', job_offer_description: 'Kubernetes all day.' },
+      data: {
+        job_offer_title: 'Platform Engineer',
+        job_offer_location: 'Berlin, Germany',
+        job_offer_description: 'Kubernetes all day.',
+      },
     }),
   ]);
 });
@@ -107,7 +118,12 @@ describe('fundraising', () => {
         getEmails: true,
       },
     });
-    expect(signal).toMatchObject({ signalTypeId: 'fundraising', duplicateHandling: 'allow', applied: {}, warnings: [] });
+    expect(signal).toMatchObject({
+      signalTypeId: 'fundraising',
+      duplicateHandling: 'allow',
+      applied: {},
+      warnings: [],
+    });
     await settled(stack, signal.id);
 
     const leads = await allLeads(api, signal.id);
@@ -124,15 +140,21 @@ describe('fundraising', () => {
       funding_amount_usd: 12_000_000,
       announcement_date: day(rounds.a),
     });
-    expect(lead.contact).toMatchObject({ first_name: 'Ada', title: 'CTO', matched_persona: 'Chief Technology Officer' });
+    expect(lead.contact).toMatchObject({
+      first_name: 'Ada',
+      title: 'CTO',
+      matched_persona: 'Chief Technology Officer',
+    });
     expect(lead.company).toMatchObject({ name: 'mkt-a Labs', website: 'https://mkt-a.com' });
 
     // 2 credits for the lead, 0.5 for the email found, as for job changes.
     const usage = await allUsage(api, signal.id);
-    expect(usage.map((u) => [u.operation, u.credits]).sort()).toEqual([
-      ['email_found', -0.5],
-      ['lead', -2],
-    ].sort());
+    expect(usage.map((u) => [u.operation, u.credits]).sort()).toEqual(
+      [
+        ['email_found', -0.5],
+        ['lead', -2],
+      ].sort(),
+    );
     expect(before - (await balanceOf(api))).toBe(2.5);
 
     const [delivered] = await receiver.waitFor(1);
@@ -169,13 +191,22 @@ describe('fundraising', () => {
     ]);
     expect(leads.every((l) => l.contact === '')).toBe(true);
     // The round of 200 days ago needs a longer window.
-    const longer = await createSignal(api, 'fundraising', { name: 'Seed, a year', status: 'active', config: { maxAnnouncementAgeDays: 365, fundingStages: ['Seed'] } });
+    const longer = await createSignal(api, 'fundraising', {
+      name: 'Seed, a year',
+      status: 'active',
+      config: { maxAnnouncementAgeDays: 365, fundingStages: ['Seed'] },
+    });
     await settled(stack, longer.id);
-    expect((await allLeads(api, longer.id)).map((l) => [l.company.name, l.signal.announcement_date])).toEqual([['mkt-c Labs', day(rounds.c)]]);
+    expect((await allLeads(api, longer.id)).map((l) => [l.company.name, l.signal.announcement_date])).toEqual([
+      ['mkt-c Labs', day(rounds.c)],
+    ]);
   });
 
   test('an amount range upside down is refused; getEmails without personas is reported unused', async () => {
-    const refused = await api.post('/signals/fundraising', { name: 'Bad', config: { minAmountUsd: 5, maxAmountUsd: 1 } });
+    const refused = await api.post('/signals/fundraising', {
+      name: 'Bad',
+      config: { minAmountUsd: 5, maxAmountUsd: 1 },
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'config.maxAmountUsd' })]);
     const unused = await createSignal(api, 'fundraising', { name: 'Emails', config: { getEmails: true } });
@@ -214,14 +245,20 @@ describe('hiring', () => {
     expect((await allUsage(api, signal.id)).map((u) => [u.operation, u.credits])).toEqual([['lead', -2]]);
 
     const funnel = expectStatus(await api.get(`/signals/${signal.id}/funnel`), 200);
-    const removed = Object.fromEntries(funnel.stages.map((s: { filter: string; removed: number }) => [s.filter, s.removed]));
+    const removed = Object.fromEntries(
+      funnel.stages.map((s: { filter: string; removed: number }) => [s.filter, s.removed]),
+    );
     // The sales posting is not engineering; the 60-day-old one never was a candidate of these 30 days.
     expect(removed).toMatchObject({ keywords: 0, departments: 1, jobLocations: 0, maxPostingAgeDays: 0 });
     expect(funnel.leads).toBe(1);
   });
 
   test('the duplicate rule: one company posting twice is one lead within 30 days by default', async () => {
-    const signal = await createSignal(api, 'hiring', { name: 'Anything Kubernetes', status: 'active', config: { keywords: ['kubernetes'] } });
+    const signal = await createSignal(api, 'hiring', {
+      name: 'Anything Kubernetes',
+      status: 'active',
+      config: { keywords: ['kubernetes'] },
+    });
     await settled(stack, signal.id);
     const leads = await allLeads(api, signal.id);
     expect(leads.map((l) => l.signal.job_offer_title)).toEqual(['Account Executive']); // the older of the two recent postings
@@ -230,10 +267,17 @@ describe('hiring', () => {
   });
 
   test('activating without keywords answers 400 MISSING_REQUIRED_FIELDS; an unknown job location 400 INVALID_LOCATION', async () => {
-    const missing = await api.post('/signals/hiring', { name: 'No keywords', status: 'active', config: { departments: ['sales'] } });
+    const missing = await api.post('/signals/hiring', {
+      name: 'No keywords',
+      status: 'active',
+      config: { departments: ['sales'] },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'MISSING_REQUIRED_FIELDS', missing_fields: ['config.keywords'] });
-    const place = await api.post('/signals/hiring', { name: 'Nowhere', config: { keywords: ['go'], jobLocations: ['Xyzzyland'] } });
+    const place = await api.post('/signals/hiring', {
+      name: 'Nowhere',
+      config: { keywords: ['go'], jobLocations: ['Xyzzyland'] },
+    });
     expect(place.status).toBe(400);
     expect(place.body.error).toMatchObject({ code: 'INVALID_LOCATION', invalid_locations: ['Xyzzyland'] });
   });
@@ -245,10 +289,28 @@ test('the catalogue lists both types with their endpoint, parameters, price and 
   expect(byId.fundraising).toMatchObject({
     createEndpoint: 'POST /api/v1/signals/fundraising',
     creditsPerLead: 2,
-    outputFields: { signal: ['id', 'name', 'type', 'last_signal', 'last_signal_date', 'funding_stage', 'funding_amount_usd', 'announcement_date'] },
+    outputFields: {
+      signal: [
+        'id',
+        'name',
+        'type',
+        'last_signal',
+        'last_signal_date',
+        'funding_stage',
+        'funding_amount_usd',
+        'announcement_date',
+      ],
+    },
   });
   expect(byId.fundraising.configParameters.map((p: { name: string }) => p.name)).toEqual(
-    expect.arrayContaining(['fundingStages', 'minAmountUsd', 'maxAmountUsd', 'maxAnnouncementAgeDays', 'targetPersonas', 'getEmails']),
+    expect.arrayContaining([
+      'fundingStages',
+      'minAmountUsd',
+      'maxAmountUsd',
+      'maxAnnouncementAgeDays',
+      'targetPersonas',
+      'getEmails',
+    ]),
   );
   expect(byId.hiring).toMatchObject({ createEndpoint: 'POST /api/v1/signals/hiring', creditsPerLead: 2 });
   expect(byId.hiring.outputFields.signal).toContain('matched_keywords');

@@ -255,7 +255,11 @@ test('a new decision maker: person-level watchlist lead with its contact (phone 
 test('a company event with targetPersonas: the contact is a person of that persona at the company', async () => {
   const co = company('pl-persona');
   const cto = person('pl-persona-cto', co.id, { title: 'CTO' });
-  const cfo = person('pl-persona-cfo', co.id, { firstName: 'Katherine', lastName: 'Johnson', title: 'Chief Financial Officer' });
+  const cfo = person('pl-persona-cfo', co.id, {
+    firstName: 'Katherine',
+    lastName: 'Johnson',
+    title: 'Chief Financial Officer',
+  });
   const dev = person('pl-persona-dev', co.id, { title: 'Software Engineer' });
   // A second watched company with nobody of the persona: its event yields no lead.
   const bare = company('pl-persona-bare');
@@ -279,7 +283,9 @@ test('a company event with targetPersonas: the contact is a person of that perso
     bare,
     bareDev,
     event('ev-pl-persona', 'job_offers', occurredAt, co.id, { data: jobOffer }),
-    event('ev-pl-persona-bare', 'fundraising', daysAgo(5), bare.id, { data: { funding_type: 'Seed', funding_amount_usd: 1_000_000 } }),
+    event('ev-pl-persona-bare', 'fundraising', daysAgo(5), bare.id, {
+      data: { funding_type: 'Seed', funding_amount_usd: 1_000_000 },
+    }),
   ]);
 
   const signal = await createSignal(api, 'account-watchlist', {
@@ -387,7 +393,11 @@ test('a company known by name and domain only: every company key present, the un
 test('polling serves the same lead twice alike, and a job change is read through the JSON-array ingestion form too', async () => {
   // The JSON-array form of the ingestion endpoint feeds production the same way as NDJSON.
   const jc = jobChanger('pl-array', daysAgo(2), { title: 'Chief Marketing Officer' });
-  const answer = await call(`${stack.url}/admin/v1/ingest`, { method: 'POST', token: TEST_ADMIN_TOKEN, body: jc.records });
+  const answer = await call(`${stack.url}/admin/v1/ingest`, {
+    method: 'POST',
+    token: TEST_ADMIN_TOKEN,
+    body: jc.records,
+  });
   expect(answer.body).toEqual({ accepted: 3, duplicates: 0, rejected: 0, errors: [] });
   const signal = await createSignal(api, 'job-changes', {
     name: 'CMOs',

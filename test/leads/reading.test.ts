@@ -46,7 +46,8 @@ const storedCount = async (signalId: string, since?: string): Promise<number> =>
     ])
   )[0].n;
 
-const page = async (signalId: string, query = '') => expectStatus(await api.get(`/signals/${signalId}/leads${query}`), 200);
+const page = async (signalId: string, query = '') =>
+  expectStatus(await api.get(`/signals/${signalId}/leads${query}`), 200);
 
 test('the total is the number of leads stored: refused repeats and capped candidates count for nothing', async () => {
   const ago = (days: number) => daysAgo(days, stack.services.clock.now().getTime());
@@ -98,7 +99,11 @@ async function seededSignal(account: TestAccount, times: string[]) {
     const eventId = `${companyId}-ev-${i}`;
     // Spacing, key order and escapes as stored: the page must carry this text unchanged.
     const text = `{"signal": {"id": "${signal.id}", "n": ${i}},  "contact": {"lead_id": "${id}", "note": "caf\\u00e9 \\"${i}\\""}, "company": {"name": "Seed Co"}}`;
-    await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id) VALUES ($1, 'job_change', $2, $3)`, [eventId, at, companyId]);
+    await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id) VALUES ($1, 'job_change', $2, $3)`, [
+      eventId,
+      at,
+      companyId,
+    ]);
     await stack.db.query(
       `INSERT INTO leads (id, signal_id, account_id, event_id, subject_key, payload, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [id, signal.id, account.accountId, eventId, `company:${companyId}-${i}`, text, at],
@@ -111,7 +116,13 @@ async function seededSignal(account: TestAccount, times: string[]) {
   return { signal, leads };
 }
 
-const T = ['2026-03-01T10:00:00.000Z', '2026-03-02T10:00:00.000Z', '2026-03-03T10:00:00.000Z', '2026-03-03T10:00:00.000Z', '2026-03-04T10:00:00.000Z'];
+const T = [
+  '2026-03-01T10:00:00.000Z',
+  '2026-03-02T10:00:00.000Z',
+  '2026-03-03T10:00:00.000Z',
+  '2026-03-03T10:00:00.000Z',
+  '2026-03-04T10:00:00.000Z',
+];
 
 test('pages newest first, ties broken by id, with limit, offset, hasMore and the stored text of each lead', async () => {
   const { signal, leads } = await seededSignal(owner, T);
@@ -133,12 +144,26 @@ test('pages newest first, ties broken by id, with limit, offset, hasMore and the
   const last = await page(signal.id, '?limit=2&offset=4');
   expect(last).toMatchObject({ total: 5, offset: 4, hasMore: false });
   expect(ids(last)).toEqual([leads[4]!.id]);
-  expect(await page(signal.id, '?offset=7')).toEqual({ signalId: signal.id, total: 5, limit: 25, offset: 7, hasMore: false, leads: [] });
+  expect(await page(signal.id, '?offset=7')).toEqual({
+    signalId: signal.id,
+    total: 5,
+    limit: 25,
+    offset: 7,
+    hasMore: false,
+    leads: [],
+  });
 });
 
 test('since keeps leads produced at or after it, and the total counts exactly those', async () => {
   const { signal, leads } = await seededSignal(owner, T);
-  for (const since of [T[0]!, T[2]!, '2026-03-03T09:59:59.999Z', '2026-03-03T12:00:00+02:00', '2026-03-04T10:00:00.001Z', '2030-01-01T00:00:00Z']) {
+  for (const since of [
+    T[0]!,
+    T[2]!,
+    '2026-03-03T09:59:59.999Z',
+    '2026-03-03T12:00:00+02:00',
+    '2026-03-04T10:00:00.001Z',
+    '2030-01-01T00:00:00Z',
+  ]) {
     const kept = leads.filter((l) => l.at >= new Date(since).toISOString());
     const all = await page(signal.id, `?since=${encodeURIComponent(since)}`);
     expect({ since, total: all.total, ids: all.leads.map((l: any) => l.contact.lead_id) }).toEqual({
@@ -166,7 +191,9 @@ test("another account's signal, a deleted one and an unknown one are 404 NOT_FOU
   }
   expect((await api.delete(`/signals/${signal.id}`)).status).toBe(204);
   expect(expectStatus(await api.get(`/signals/${signal.id}/leads`), 404).error.code).toBe('NOT_FOUND');
-  expect(expectStatus(await api.get(`/signals/${signal.id}/leads?since=${encodeURIComponent(T[0]!)}`), 404).error.code).toBe('NOT_FOUND');
+  expect(
+    expectStatus(await api.get(`/signals/${signal.id}/leads?since=${encodeURIComponent(T[0]!)}`), 404).error.code,
+  ).toBe('NOT_FOUND');
 });
 
 test('the tool server’s read (no owner in the query) answers the same page text as REST', async () => {

@@ -44,10 +44,17 @@ test('pause stops production (evaluate answers 409 SIGNAL_NOT_ACTIVE) and resume
   expect(await allLeads(api, signal.id)).toHaveLength(1);
 
   expect(expectStatus(await api.post(`/signals/${signal.id}/pause`), 200).status).toBe('paused');
-  await waitFor('the workflow to be paused', () => workflowState(stack, signal.id), (s) => s?.status === 'paused');
+  await waitFor(
+    'the workflow to be paused',
+    () => workflowState(stack, signal.id),
+    (s) => s?.status === 'paused',
+  );
 
   // New candidates while paused: no evaluation is accepted and nothing is produced.
-  await ingest(stack, [...jobChanger('st-p-2', daysAgo(4), { title: 'VP Sales' }).records, ...jobChanger('st-p-3', daysAgo(3), { title: 'VP Sales' }).records]);
+  await ingest(stack, [
+    ...jobChanger('st-p-2', daysAgo(4), { title: 'VP Sales' }).records,
+    ...jobChanger('st-p-3', daysAgo(3), { title: 'VP Sales' }).records,
+  ]);
   const refused = expectStatus(await requestEvaluation(stack, signal.id), 409);
   expect(refused.error).toMatchObject({ code: 'SIGNAL_NOT_ACTIVE', message: expect.any(String) });
   await pause(1500);
@@ -70,7 +77,10 @@ test('out of credits: production stops with the signal still active and a CREDIT
   const account = await createAccount(stack, { credits: 5 });
   const api = client(stack, account);
   const changers = [8, 7, 6, 5].map((days, i) => jobChanger(`st-c-${i + 1}`, daysAgo(days), { title: 'VP Marketing' }));
-  await ingest(stack, changers.flatMap((c) => c.records));
+  await ingest(
+    stack,
+    changers.flatMap((c) => c.records),
+  );
   const signal = await createSignal(api, 'job-changes', {
     name: 'Marketing VPs',
     status: 'active',
@@ -85,13 +95,22 @@ test('out of credits: production stops with the signal still active and a CREDIT
   const exhausted = await getSignal(api, signal.id);
   expect(exhausted).toMatchObject({ status: 'active', leadsTotal: 2 });
   expect(exhausted.warnings.filter((w: any) => w.code === 'CREDITS_EXHAUSTED')).toEqual([
-    { code: 'CREDITS_EXHAUSTED', field: expect.any(String), message: expect.any(String), severity: 'warning', values: expect.any(Array) },
+    {
+      code: 'CREDITS_EXHAUSTED',
+      field: expect.any(String),
+      message: expect.any(String),
+      severity: 'warning',
+      values: expect.any(Array),
+    },
   ]);
   // Still nothing without credits, however often it evaluates.
   await evaluateNow(stack, signal.id);
   expect(await leadTotal(api, signal.id)).toBe(2);
 
-  const granted = await call(`${stack.url}/admin/v1/accounts/${account.accountId}/credits`, { token: TEST_ADMIN_TOKEN, body: { amount: 10 } });
+  const granted = await call(`${stack.url}/admin/v1/accounts/${account.accountId}/credits`, {
+    token: TEST_ADMIN_TOKEN,
+    body: { amount: 10 },
+  });
   expect(granted.body).toEqual({ creditBalance: 11 });
   await evaluateNow(stack, signal.id);
   const leads = await allLeads(api, signal.id);
@@ -120,7 +139,10 @@ test('DELETE: the workflow ends and nothing further is produced or billed', asyn
   // The signal's workflow completes.
   let timer: NodeJS.Timeout | undefined;
   const ended = await Promise.race([
-    stack.temporal.workflow.getHandle(`signal:${signal.id}`).result().then(() => 'completed'),
+    stack.temporal.workflow
+      .getHandle(`signal:${signal.id}`)
+      .result()
+      .then(() => 'completed'),
     new Promise((r) => (timer = setTimeout(() => r('still running'), 15_000))),
   ]);
   clearTimeout(timer);

@@ -66,7 +66,13 @@ test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactl
   for (let i = 0; i < CANDIDATES; i++) {
     const slug = `wc-${String(i).padStart(3, '0')}`;
     const who = person(slug, co.id, { title: 'CTO' });
-    records.push(who, event(`ev-${slug}`, 'job_change', daysAgo(30 - i * 0.05), co.id, { personId: who.id, data: jobChangeData('CTO', co.name) }));
+    records.push(
+      who,
+      event(`ev-${slug}`, 'job_change', daysAgo(30 - i * 0.05), co.id, {
+        personId: who.id,
+        data: jobChangeData('CTO', co.name),
+      }),
+    );
   }
   await ingest(stack, records);
 
@@ -80,7 +86,10 @@ test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactl
   const leadsOfSignal = () => count(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1`, [signal.id]);
 
   // Kill as soon as some, not all, leads exist: inside the first production batch.
-  const atKill = await waitFor('the first leads', leadsOfSignal, (n) => n >= 30, { timeoutMs: 45_000, intervalMs: 20 }).catch((err) => {
+  const atKill = await waitFor('the first leads', leadsOfSignal, (n) => n >= 30, {
+    timeoutMs: 45_000,
+    intervalMs: 20,
+  }).catch((err) => {
     throw new Error(`${err.message}\nworker output:\n${workerOutput.join('')}`);
   });
   await kill(first);
@@ -110,12 +119,23 @@ test('SIGKILL of the worker mid-evaluation, then a new worker: every lead exactl
   expect(new Set(leadIds).size).toBe(CANDIDATES);
   expect(new Set(leads.map((l) => l.contact.last_name)).size).toBe(CANDIDATES);
   expect(await leadsOfSignal()).toBe(CANDIDATES);
-  expect(await count(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL`, [signal.id])).toBe(0);
+  expect(
+    await count(`SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL`, [signal.id]),
+  ).toBe(0);
 
   // Billed exactly once per lead.
-  expect(await count(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1 AND operation = 'lead'`, [signal.id])).toBe(CANDIDATES);
+  expect(
+    await count(`SELECT count(*)::int AS n FROM credit_ledger WHERE signal_id = $1 AND operation = 'lead'`, [
+      signal.id,
+    ]),
+  ).toBe(CANDIDATES);
   const usage = await allUsage(api, signal.id);
-  expect(usage.filter((u) => u.operation === 'lead').map((u) => u.leadId).sort()).toEqual([...leadIds].sort());
+  expect(
+    usage
+      .filter((u) => u.operation === 'lead')
+      .map((u) => u.leadId)
+      .sort(),
+  ).toEqual([...leadIds].sort());
   expect(await balanceOf(api)).toBe(CREDITS - CANDIDATES * 2);
   expect(await getSignal(api, signal.id)).toMatchObject({ status: 'active', leadsTotal: CANDIDATES });
 

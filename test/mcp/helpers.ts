@@ -50,7 +50,11 @@ export interface ToolAnswer<T = any> {
 }
 
 /** Calls a tool and checks the result's shape: one JSON text block and the same object as structured content. */
-export async function callTool<T = any>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer<T>> {
+export async function callTool<T = any>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer<T>> {
   const result = (await client.callTool({ name, arguments: args })) as {
     content: { type: string; text: string }[];
     structuredContent?: T;
@@ -72,12 +76,21 @@ export async function callTool<T = any>(client: Client, name: string, args: Reco
 /** A successful tool call's object, failing with the whole answer otherwise. */
 export async function toolOk<T = any>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<T> {
   const answer = await callTool<T>(client, name, args);
-  expect({ name, isError: answer.isError, text: answer.isError ? answer.text : '' }).toEqual({ name, isError: false, text: '' });
+  expect({ name, isError: answer.isError, text: answer.isError ? answer.text : '' }).toEqual({
+    name,
+    isError: false,
+    text: '',
+  });
   return answer.body;
 }
 
 /** A tool error carrying the REST envelope with this code. */
-export async function toolError(client: Client, name: string, args: Record<string, unknown>, code: string): Promise<Record<string, any>> {
+export async function toolError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  code: string,
+): Promise<Record<string, any>> {
   const answer = await callTool(client, name, args);
   expect({ name, isError: answer.isError, code: answer.body?.error?.code, text: answer.text }).toEqual({
     name,

@@ -82,7 +82,9 @@ describe('signal tools', () => {
       duplicateHandling: 'refuse',
       applied: { maxJobAgeDays: 180 },
     });
-    expect(created.warnings).toEqual([expect.objectContaining({ code: 'VALUE_BELOW_MINIMUM', field: 'maxJobAgeDays' })]);
+    expect(created.warnings).toEqual([
+      expect.objectContaining({ code: 'VALUE_BELOW_MINIMUM', field: 'maxJobAgeDays' }),
+    ]);
     const read = await restOk(`/signals/${created.id}`);
     expect(read).toEqual(created);
     expect(await toolOk(assistant, 'get_signal', { signalId: created.id })).toEqual(read);
@@ -90,12 +92,24 @@ describe('signal tools', () => {
     // A signal of another key of the same account: createdByThisKey tells them apart, as on REST.
     const otherKey = await addKey(stack, account);
     const other = client(stack, { ...account, apiKey: otherKey });
-    expectStatus(await other.post('/signals/job-changes', { name: 'Made by the other key', config: { jobTitles: ['Chief Financial Officer'] } }), 201);
+    expectStatus(
+      await other.post('/signals/job-changes', {
+        name: 'Made by the other key',
+        config: { jobTitles: ['Chief Financial Officer'] },
+      }),
+      201,
+    );
 
     const listed = await toolOk(assistant, 'list_signals', { limit: 100 });
     expect(listed).toEqual(await restOk('/signals?limit=100'));
-    expect(listed.signals.map((s: { name: string }) => s.name)).toEqual(expect.arrayContaining(['New CTOs via assistant', 'Made by the other key']));
-    const mine = await toolOk(assistant, 'list_signals', { createdByThisKey: true, signalTypeId: 'job_changes', limit: 100 });
+    expect(listed.signals.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['New CTOs via assistant', 'Made by the other key']),
+    );
+    const mine = await toolOk(assistant, 'list_signals', {
+      createdByThisKey: true,
+      signalTypeId: 'job_changes',
+      limit: 100,
+    });
     expect(mine).toEqual(await restOk('/signals?createdByThisKey=true&signalTypeId=job_changes&limit=100'));
     expect(mine.signals.map((s: { name: string }) => s.name)).not.toContain('Made by the other key');
   });
@@ -106,7 +120,11 @@ describe('signal tools', () => {
       name: 'Series A via assistant',
       config: { fundingStages: ['Series A'], minAmountUsd: 5_000_000, getEmails: true },
     });
-    expect(fundraising).toMatchObject({ signalTypeId: 'fundraising', duplicateHandling: 'allow', applied: { getEmails: null } });
+    expect(fundraising).toMatchObject({
+      signalTypeId: 'fundraising',
+      duplicateHandling: 'allow',
+      applied: { getEmails: null },
+    });
     expect(await restOk(`/signals/${fundraising.id}`)).toEqual(fundraising);
 
     const hiring = await toolOk(assistant, 'create_signal', {
@@ -117,10 +135,23 @@ describe('signal tools', () => {
     expect(hiring).toMatchObject({ signalTypeId: 'hiring', duplicateHandling: '30d', applied: {}, warnings: [] });
     expect(await restOk(`/signals/${hiring.id}`)).toEqual(hiring);
 
-    const refused = await toolError(assistant, 'create_signal', { signalTypeId: 'hiring', name: 'Bad', config: { departments: ['dragons'] } }, 'VALIDATION_ERROR');
-    const restRefused = expectStatus(await rest.post('/signals/hiring', { name: 'Bad', config: { departments: ['dragons'] } }), 422).error;
+    const refused = await toolError(
+      assistant,
+      'create_signal',
+      { signalTypeId: 'hiring', name: 'Bad', config: { departments: ['dragons'] } },
+      'VALIDATION_ERROR',
+    );
+    const restRefused = expectStatus(
+      await rest.post('/signals/hiring', { name: 'Bad', config: { departments: ['dragons'] } }),
+      422,
+    ).error;
     expect(refused).toEqual(restRefused);
-    const inactive = await toolError(assistant, 'create_signal', { signalTypeId: 'hiring', name: 'No keywords', status: 'active', config: {} }, 'MISSING_REQUIRED_FIELDS');
+    const inactive = await toolError(
+      assistant,
+      'create_signal',
+      { signalTypeId: 'hiring', name: 'No keywords', status: 'active', config: {} },
+      'MISSING_REQUIRED_FIELDS',
+    );
     expect(inactive.missing_fields).toEqual(['config.keywords']);
   });
 
@@ -141,7 +172,11 @@ describe('signal tools', () => {
   });
 
   test('pause_signal and resume_signal move the status REST then reads; resume checks required fields like REST', async () => {
-    const created = await toolOk(assistant, 'create_signal', jobChanges('Quiet signal', { customTitles: ['Chief Llama Wrangler'] }));
+    const created = await toolOk(
+      assistant,
+      'create_signal',
+      jobChanges('Quiet signal', { customTitles: ['Chief Llama Wrangler'] }),
+    );
     expect((await toolOk(assistant, 'resume_signal', { signalId: created.id })).status).toBe('active');
     expect((await restOk(`/signals/${created.id}`)).status).toBe('active');
     expect((await toolOk(assistant, 'pause_signal', { signalId: created.id })).status).toBe('paused');
@@ -156,7 +191,10 @@ describe('signal tools', () => {
 
   test('delete_signal: afterwards REST and the tools answer NOT_FOUND', async () => {
     const created = await toolOk(assistant, 'create_signal', jobChanges('Short-lived'));
-    expect(await toolOk(assistant, 'delete_signal', { signalId: created.id })).toEqual({ deleted: true, signalId: created.id });
+    expect(await toolOk(assistant, 'delete_signal', { signalId: created.id })).toEqual({
+      deleted: true,
+      signalId: created.id,
+    });
     expect((await rest.get(`/signals/${created.id}`)).status).toBe(404);
     await toolError(assistant, 'get_signal', { signalId: created.id }, 'NOT_FOUND');
     await toolError(assistant, 'delete_signal', { signalId: created.id }, 'NOT_FOUND');
@@ -165,10 +203,20 @@ describe('signal tools', () => {
   test("another account's signal is NOT_FOUND through every signal tool", async () => {
     const stranger = await createAccount(stack, { credits: 10 });
     const theirs = expectStatus(
-      await client(stack, stranger).post('/signals/job-changes', { name: 'Not yours', config: { jobTitles: ['Chief Technology Officer'] } }),
+      await client(stack, stranger).post('/signals/job-changes', {
+        name: 'Not yours',
+        config: { jobTitles: ['Chief Technology Officer'] },
+      }),
       201,
     );
-    for (const name of ['get_signal', 'pause_signal', 'resume_signal', 'delete_signal', 'get_signal_funnel', 'list_signal_leads']) {
+    for (const name of [
+      'get_signal',
+      'pause_signal',
+      'resume_signal',
+      'delete_signal',
+      'get_signal_funnel',
+      'list_signal_leads',
+    ]) {
       await toolError(assistant, name, { signalId: theirs.id }, 'NOT_FOUND');
     }
     await toolError(assistant, 'update_signal', { signalId: theirs.id, name: 'Mine now' }, 'NOT_FOUND');
@@ -181,7 +229,9 @@ describe('watchlist tools', () => {
     const created = await toolOk(assistant, 'create_signal', {
       signalTypeId: 'account_watchlist',
       name: 'Target accounts',
-      config: { companies: ['acme.com', { name: 'Globex', domain: 'globex.com' }, 'https://www.linkedin.com/jobs/view/1'] },
+      config: {
+        companies: ['acme.com', { name: 'Globex', domain: 'globex.com' }, 'https://www.linkedin.com/jobs/view/1'],
+      },
     });
     expect(created.watchlist).toEqual({ watched: 2, rejected: 1, alreadyWatched: 0 });
     expect(created.config).not.toHaveProperty('companies');
@@ -192,15 +242,24 @@ describe('watchlist tools', () => {
     expect(listed).toEqual(await restOk(`/watchlists/${created.id}/companies`));
     expect(listed.items.map((c: { domain: string }) => c.domain).sort()).toEqual(['acme.com', 'globex.com']);
 
-    const added = await toolOk(assistant, 'add_watched_companies', { signalId: created.id, companies: ['initech.com', 'acme.com'] });
+    const added = await toolOk(assistant, 'add_watched_companies', {
+      signalId: created.id,
+      companies: ['initech.com', 'acme.com'],
+    });
     expect(added).toEqual({ watched: 1, rejected: 0, alreadyWatched: 1 });
     const after = await restOk(`/watchlists/${created.id}/companies?limit=1&offset=0`);
     expect(after.total).toBe(3);
-    expect(await toolOk(assistant, 'list_watched_companies', { signalId: created.id, limit: 1, offset: 0 })).toEqual(after);
+    expect(await toolOk(assistant, 'list_watched_companies', { signalId: created.id, limit: 1, offset: 0 })).toEqual(
+      after,
+    );
   });
 
   test('a job-changes signal has no watchlist: NOT_FOUND as on REST', async () => {
-    const created = await toolOk(assistant, 'create_signal', { signalTypeId: 'job_changes', name: 'Not a watchlist', config: {} });
+    const created = await toolOk(assistant, 'create_signal', {
+      signalTypeId: 'job_changes',
+      name: 'Not a watchlist',
+      config: {},
+    });
     await toolError(assistant, 'list_watched_companies', { signalId: created.id }, 'NOT_FOUND');
     await toolError(assistant, 'add_watched_companies', { signalId: created.id, companies: ['acme.com'] }, 'NOT_FOUND');
     expect((await rest.get(`/watchlists/${created.id}/companies`)).status).toBe(404);
@@ -232,8 +291,17 @@ describe('leads, funnel and credits', () => {
       const page = await toolOk(buyerAssistant, 'list_signal_leads', { signalId: signal.id });
       expect(page).toEqual(expectStatus(await buyerRest.get(`/signals/${signal.id}/leads`), 200));
       expect(page).toMatchObject({ signalId: signal.id, total: 2, hasMore: false });
-      const since = await toolOk(buyerAssistant, 'list_signal_leads', { signalId: signal.id, since: daysAgo(-1), limit: 1 });
-      expect(since).toEqual(expectStatus(await buyerRest.get(`/signals/${signal.id}/leads?since=${encodeURIComponent(daysAgo(-1))}&limit=1`), 200));
+      const since = await toolOk(buyerAssistant, 'list_signal_leads', {
+        signalId: signal.id,
+        since: daysAgo(-1),
+        limit: 1,
+      });
+      expect(since).toEqual(
+        expectStatus(
+          await buyerRest.get(`/signals/${signal.id}/leads?since=${encodeURIComponent(daysAgo(-1))}&limit=1`),
+          200,
+        ),
+      );
       expect(since.total).toBe(0);
 
       const window = { from: daysAgo(30), to: daysAgo(-1) };
@@ -247,7 +315,10 @@ describe('leads, funnel and credits', () => {
       expect(expectStatus(await buyerRest.get('/credits/balance'), 200)).toEqual({ balance: 46 });
       const usage = await toolOk(buyerAssistant, 'get_credit_usage', { signalId: signal.id });
       expect(usage).toEqual(expectStatus(await buyerRest.get(`/credits/usage?signalId=${signal.id}`), 200));
-      expect(usage.items.map((i: { operation: string; credits: number }) => `${i.operation}:${i.credits}`)).toEqual(['lead:-2', 'lead:-2']);
+      expect(usage.items.map((i: { operation: string; credits: number }) => `${i.operation}:${i.credits}`)).toEqual([
+        'lead:-2',
+        'lead:-2',
+      ]);
       const all = await toolOk(buyerAssistant, 'get_credit_usage', { limit: 10 });
       expect(all).toEqual(expectStatus(await buyerRest.get('/credits/usage?limit=10'), 200));
       expect(all.items.map((i: { operation: string }) => i.operation)).toContain('grant');

@@ -32,14 +32,21 @@ const initialize = {
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
 };
 const postToToolServer = (headers: Record<string, string>) =>
-  call(toolServerUrl(stack), { method: 'POST', body: initialize, headers: { Accept: 'application/json, text/event-stream', ...headers } });
+  call(toolServerUrl(stack), {
+    method: 'POST',
+    body: initialize,
+    headers: { Accept: 'application/json, text/event-stream', ...headers },
+  });
 
 describe('connecting', () => {
   test('lists exactly the 24 tools of the specification, each with a description and an object input schema', async () => {
     const { tools } = await assistant.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...SPECIFIED_TOOLS].sort());
     for (const tool of tools) {
-      expect({ name: tool.name, description: (tool.description ?? '').length > 20 }).toEqual({ name: tool.name, description: true });
+      expect({ name: tool.name, description: (tool.description ?? '').length > 20 }).toEqual({
+        name: tool.name,
+        description: true,
+      });
       expect(tool.inputSchema.type).toBe('object');
     }
   });
@@ -63,7 +70,9 @@ describe('connecting', () => {
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
     const challenge = answer.headers.get('www-authenticate') ?? '';
-    expect(challenge).toMatch(/^Bearer realm="intent-leads", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+    expect(challenge).toMatch(
+      /^Bearer realm="intent-leads", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
 
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1];
     const metadata = await call(metadataUrl);
@@ -75,12 +84,16 @@ describe('connecting', () => {
     const answer = await postToToolServer({ Authorization: 'Bearer USR_not-a-real-key' });
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('INVALID_API_KEY');
-    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer realm="intent-leads", error="invalid_token", resource_metadata="/);
+    expect(answer.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="intent-leads", error="invalid_token", resource_metadata="/,
+    );
   });
 
   test('the SDK client without a key cannot connect', async () => {
     const anonymous = new Client({ name: 'anonymous', version: '1.0.0' });
-    await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(toolServerUrl(stack))))).rejects.toMatchObject({
+    await expect(
+      anonymous.connect(new StreamableHTTPClientTransport(new URL(toolServerUrl(stack)))),
+    ).rejects.toMatchObject({
       code: 401,
       message: expect.stringContaining('UNAUTHORIZED'),
     });
@@ -95,7 +108,10 @@ describe('connecting', () => {
   });
 
   test('stateless: GET (no stream to open) answers 405 with Allow: POST', async () => {
-    const answer = await call(toolServerUrl(stack), { token: account.apiKey, headers: { Accept: 'text/event-stream' } });
+    const answer = await call(toolServerUrl(stack), {
+      token: account.apiKey,
+      headers: { Accept: 'text/event-stream' },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.get('allow')).toBe('POST');
     expect(answer.body.error.code).toBe('METHOD_NOT_ALLOWED');
@@ -181,7 +197,11 @@ describe('bad input', () => {
     const error = await toolError(
       assistant,
       'create_signal',
-      { signalTypeId: 'job_changes', name: 'Typo', config: { jobTitles: ['Chief Technology Officer'], jobTitle: 'CTO' } },
+      {
+        signalTypeId: 'job_changes',
+        name: 'Typo',
+        config: { jobTitles: ['Chief Technology Officer'], jobTitle: 'CTO' },
+      },
       'VALIDATION_ERROR',
     );
     expect(error.details).toEqual([{ field: 'config.jobTitle', message: '"jobTitle" is not a known field here' }]);
@@ -194,13 +214,23 @@ describe('bad input', () => {
     expect(rest.body.error).toEqual(error);
 
     // A watchlist config under job_changes is refused the same way, field by field.
-    const mixed = await toolError(assistant, 'create_signal', { signalTypeId: 'job_changes', name: 'Mixed', config: { companies: ['acme.com'] } }, 'VALIDATION_ERROR');
+    const mixed = await toolError(
+      assistant,
+      'create_signal',
+      { signalTypeId: 'job_changes', name: 'Mixed', config: { companies: ['acme.com'] } },
+      'VALIDATION_ERROR',
+    );
     expect(mixed.details).toEqual([{ field: 'config.companies', message: '"companies" is not a known field here' }]);
   });
 
   test('a service error is a tool error with the envelope: an unknown signal is NOT_FOUND', async () => {
     await freshWindow();
-    const error = await toolError(assistant, 'get_signal', { signalId: '00000000-0000-4000-8000-000000000000' }, 'NOT_FOUND');
+    const error = await toolError(
+      assistant,
+      'get_signal',
+      { signalId: '00000000-0000-4000-8000-000000000000' },
+      'NOT_FOUND',
+    );
     expect(error.message).toMatch(/not found/i);
   });
 });

@@ -30,7 +30,10 @@ describe('HubSpot CRM against a local HubSpot', () => {
       limit: 1,
     });
     expect(vendor.companies).toEqual([
-      { id: pushed.companyId, properties: { name: 'Pied Piper', domain: 'piedpiper.com', website: 'https://piedpiper.com' } },
+      {
+        id: pushed.companyId,
+        properties: { name: 'Pied Piper', domain: 'piedpiper.com', website: 'https://piedpiper.com' },
+      },
     ]);
     expect(vendor.received[2]?.body).toEqual({
       inputs: [
@@ -53,7 +56,10 @@ describe('HubSpot CRM against a local HubSpot', () => {
 
   it('finds the company the second time instead of creating it again', async () => {
     const first = await hubspot.pushLead(vendor.accessToken, crmLead());
-    const second = await hubspot.pushLead(vendor.accessToken, crmLead({ email: 'jared@piedpiper.com', firstName: 'Jared' }));
+    const second = await hubspot.pushLead(
+      vendor.accessToken,
+      crmLead({ email: 'jared@piedpiper.com', firstName: 'Jared' }),
+    );
     expect(second.companyId).toBe(first.companyId);
     expect(vendor.companies).toHaveLength(1);
     expect(calls().filter((c) => c === 'POST /crm/v3/objects/companies')).toHaveLength(1);
@@ -96,7 +102,9 @@ describe('HubSpot CRM against a local HubSpot', () => {
       retryAfterSeconds: 2,
     });
     vendor.failNext(429);
-    await expect(rejection(hubspot.pushLead(vendor.accessToken, crmLead()))).resolves.toMatchObject({ retryAfterSeconds: 5 });
+    await expect(rejection(hubspot.pushLead(vendor.accessToken, crmLead()))).resolves.toMatchObject({
+      retryAfterSeconds: 5,
+    });
   });
 
   it('classifies a 5xx in the middle of a push as retryable, and the retry completes it', async () => {
@@ -117,7 +125,12 @@ describe('HubSpot CRM against a local HubSpot', () => {
   });
 
   it('classifies a refused property (400) as permanent', async () => {
-    vendor.failNext(400, { body: { status: 'error', message: 'Property "foo" does not exist', category: 'VALIDATION_ERROR' } });
-    await expect(rejection(hubspot.pushLead(vendor.accessToken, crmLead()))).resolves.toMatchObject({ status: 400, permanent: true });
+    vendor.failNext(400, {
+      body: { status: 'error', message: 'Property "foo" does not exist', category: 'VALIDATION_ERROR' },
+    });
+    await expect(rejection(hubspot.pushLead(vendor.accessToken, crmLead()))).resolves.toMatchObject({
+      status: 400,
+      permanent: true,
+    });
   });
 });

@@ -25,7 +25,10 @@ describe('Instantly sequencer against a local Instantly', () => {
 
     it('throws a retryable error on a vendor 500 instead of refusing the key', async () => {
       vendor.failNext(500);
-      await expect(rejection(instantly.validateKey(vendor.apiKey))).resolves.toMatchObject({ status: 500, permanent: false });
+      await expect(rejection(instantly.validateKey(vendor.apiKey))).resolves.toMatchObject({
+        status: 500,
+        permanent: false,
+      });
     });
   });
 
@@ -57,7 +60,10 @@ describe('Instantly sequencer against a local Instantly', () => {
   describe('addLead', () => {
     it('posts the nine variables to POST /leads with skip_if_in_campaign', async () => {
       const campaign = vendor.addCampaign('Founders');
-      await expect(instantly.addLead(vendor.apiKey, campaign.id, sequencerLead())).resolves.toEqual({ added: true, duplicate: false });
+      await expect(instantly.addLead(vendor.apiKey, campaign.id, sequencerLead())).resolves.toEqual({
+        added: true,
+        duplicate: false,
+      });
       expect(vendor.received[0]?.headers['content-type']).toBe('application/json');
       expect(vendor.leads[0]?.body).toEqual({
         campaign: campaign.id,
@@ -79,7 +85,10 @@ describe('Instantly sequencer against a local Instantly', () => {
     it('reports a lead already in the campaign as a duplicate', async () => {
       const campaign = vendor.addCampaign('Founders');
       await instantly.addLead(vendor.apiKey, campaign.id, sequencerLead());
-      await expect(instantly.addLead(vendor.apiKey, campaign.id, sequencerLead())).resolves.toEqual({ added: false, duplicate: true });
+      await expect(instantly.addLead(vendor.apiKey, campaign.id, sequencerLead())).resolves.toEqual({
+        added: false,
+        duplicate: true,
+      });
       expect(vendor.leads).toHaveLength(1);
     });
 
@@ -105,7 +114,9 @@ describe('Instantly sequencer against a local Instantly', () => {
 
     it('throws a permanent error on a 400', async () => {
       const campaign = vendor.addCampaign('Founders');
-      vendor.failNext(400, { body: { statusCode: 400, error: 'Bad Request', message: 'body/email must match format "email"' } });
+      vendor.failNext(400, {
+        body: { statusCode: 400, error: 'Bad Request', message: 'body/email must match format "email"' },
+      });
       const error = await rejection(instantly.addLead(vendor.apiKey, campaign.id, sequencerLead()));
       expect(error).toMatchObject({ status: 400, permanent: true });
       expect(error.message).toContain('must match format');

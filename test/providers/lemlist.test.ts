@@ -56,14 +56,19 @@ describe('lemlist sequencer against a local lemlist', () => {
     it('reads the older bare-array shape, which has no status', async () => {
       vendor.legacyCampaignList = true;
       vendor.addCampaign('Old style');
-      await expect(lemlist.listCampaigns(vendor.apiKey)).resolves.toEqual([{ id: 'cam_1', name: 'Old style', status: 'unknown' }]);
+      await expect(lemlist.listCampaigns(vendor.apiKey)).resolves.toEqual([
+        { id: 'cam_1', name: 'Old style', status: 'unknown' },
+      ]);
     });
   });
 
   describe('addLead', () => {
     it('posts the nine variables to /campaigns/{id}/leads/{email}?deduplicate=true', async () => {
       const campaign = vendor.addCampaign('Founders');
-      await expect(lemlist.addLead(vendor.apiKey, campaign._id, sequencerLead())).resolves.toEqual({ added: true, duplicate: false });
+      await expect(lemlist.addLead(vendor.apiKey, campaign._id, sequencerLead())).resolves.toEqual({
+        added: true,
+        duplicate: false,
+      });
       const [call] = vendor.received;
       expect(call?.rawUrl).toBe(`/api/campaigns/${campaign._id}/leads/richard%40piedpiper.com?deduplicate=true`);
       expect(call?.headers['content-type']).toBe('application/json');
@@ -89,7 +94,10 @@ describe('lemlist sequencer against a local lemlist', () => {
     it('reports a lead already in this campaign (409) as a duplicate', async () => {
       const campaign = vendor.addCampaign('Founders');
       await lemlist.addLead(vendor.apiKey, campaign._id, sequencerLead());
-      await expect(lemlist.addLead(vendor.apiKey, campaign._id, sequencerLead())).resolves.toEqual({ added: false, duplicate: true });
+      await expect(lemlist.addLead(vendor.apiKey, campaign._id, sequencerLead())).resolves.toEqual({
+        added: false,
+        duplicate: true,
+      });
       expect(vendor.leads).toHaveLength(1);
     });
 
@@ -97,7 +105,10 @@ describe('lemlist sequencer against a local lemlist', () => {
       const first = vendor.addCampaign('Founders');
       const second = vendor.addCampaign('CTOs');
       await lemlist.addLead(vendor.apiKey, first._id, sequencerLead());
-      await expect(lemlist.addLead(vendor.apiKey, second._id, sequencerLead())).resolves.toEqual({ added: false, duplicate: true });
+      await expect(lemlist.addLead(vendor.apiKey, second._id, sequencerLead())).resolves.toEqual({
+        added: false,
+        duplicate: true,
+      });
     });
 
     it('throws a retryable error on a 500', async () => {

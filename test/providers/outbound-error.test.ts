@@ -59,10 +59,21 @@ describe('parseRetryAfter', () => {
 
 describe('OutboundHttpError', () => {
   it('carries its classification', () => {
-    const error = new OutboundHttpError('x', { vendor: 'lemlist', status: 429, retryAfterSeconds: 2, permanent: false });
+    const error = new OutboundHttpError('x', {
+      vendor: 'lemlist',
+      status: 429,
+      retryAfterSeconds: 2,
+      permanent: false,
+    });
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('OutboundHttpError');
-    expect(error).toMatchObject({ vendor: 'lemlist', status: 429, retryAfterSeconds: 2, permanent: false, retryable: true });
+    expect(error).toMatchObject({
+      vendor: 'lemlist',
+      status: 429,
+      retryAfterSeconds: 2,
+      permanent: false,
+      retryable: true,
+    });
   });
 });
 

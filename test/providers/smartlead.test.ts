@@ -26,7 +26,10 @@ describe('Smartlead sequencer against a local Smartlead', () => {
 
     it('throws a retryable error on a vendor 502 instead of refusing the key', async () => {
       vendor.failNext(502);
-      await expect(rejection(smartlead.validateKey(vendor.apiKey))).resolves.toMatchObject({ status: 502, permanent: false });
+      await expect(rejection(smartlead.validateKey(vendor.apiKey))).resolves.toMatchObject({
+        status: 502,
+        permanent: false,
+      });
     });
   });
 
@@ -44,9 +47,16 @@ describe('Smartlead sequencer against a local Smartlead', () => {
   describe('addLead', () => {
     it('posts the nine variables as one lead_list entry with the default settings', async () => {
       const campaign = vendor.addCampaign('Founders');
-      await expect(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead())).resolves.toEqual({ added: true, duplicate: false });
+      await expect(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead())).resolves.toEqual({
+        added: true,
+        duplicate: false,
+      });
       const [call] = vendor.received;
-      expect(call).toMatchObject({ method: 'POST', path: `/campaigns/${campaign.id}/leads`, query: { api_key: vendor.apiKey } });
+      expect(call).toMatchObject({
+        method: 'POST',
+        path: `/campaigns/${campaign.id}/leads`,
+        query: { api_key: vendor.apiKey },
+      });
       expect(call?.body).toEqual({
         lead_list: [
           {
@@ -63,7 +73,11 @@ describe('Smartlead sequencer against a local Smartlead', () => {
             },
           },
         ],
-        settings: { ignore_global_block_list: false, ignore_unsubscribe_list: false, ignore_duplicate_leads_in_other_campaign: false },
+        settings: {
+          ignore_global_block_list: false,
+          ignore_unsubscribe_list: false,
+          ignore_duplicate_leads_in_other_campaign: false,
+        },
       });
       expect(vendor.leads).toHaveLength(1);
     });
@@ -72,15 +86,23 @@ describe('Smartlead sequencer against a local Smartlead', () => {
       const first = vendor.addCampaign('Founders');
       const second = vendor.addCampaign('CTOs');
       await smartlead.addLead(vendor.apiKey, String(first.id), sequencerLead());
-      await expect(smartlead.addLead(vendor.apiKey, String(first.id), sequencerLead())).resolves.toEqual({ added: false, duplicate: true });
-      await expect(smartlead.addLead(vendor.apiKey, String(second.id), sequencerLead())).resolves.toEqual({ added: false, duplicate: true });
+      await expect(smartlead.addLead(vendor.apiKey, String(first.id), sequencerLead())).resolves.toEqual({
+        added: false,
+        duplicate: true,
+      });
+      await expect(smartlead.addLead(vendor.apiKey, String(second.id), sequencerLead())).resolves.toEqual({
+        added: false,
+        duplicate: true,
+      });
       expect(vendor.leads).toHaveLength(1);
     });
 
     it('throws a retryable error on a 500', async () => {
       const campaign = vendor.addCampaign('Founders');
       vendor.failNext(500);
-      await expect(rejection(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead()))).resolves.toMatchObject({
+      await expect(
+        rejection(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead())),
+      ).resolves.toMatchObject({
         vendor: 'smartlead',
         status: 500,
         permanent: false,
@@ -90,7 +112,9 @@ describe('Smartlead sequencer against a local Smartlead', () => {
     it('throws with retryAfterSeconds on a 429 with Retry-After: 2', async () => {
       const campaign = vendor.addCampaign('Founders');
       vendor.failNext(429, { retryAfter: 2 });
-      await expect(rejection(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead()))).resolves.toMatchObject({
+      await expect(
+        rejection(smartlead.addLead(vendor.apiKey, String(campaign.id), sequencerLead())),
+      ).resolves.toMatchObject({
         status: 429,
         permanent: false,
         retryAfterSeconds: 2,
@@ -99,8 +123,14 @@ describe('Smartlead sequencer against a local Smartlead', () => {
 
     it('throws a permanent error on a 400 and on an unknown campaign (404)', async () => {
       vendor.failNext(400, { body: { message: 'lead_list must be a non-empty array' } });
-      await expect(rejection(smartlead.addLead(vendor.apiKey, '1001', sequencerLead()))).resolves.toMatchObject({ status: 400, permanent: true });
-      await expect(rejection(smartlead.addLead(vendor.apiKey, '999', sequencerLead()))).resolves.toMatchObject({ status: 404, permanent: true });
+      await expect(rejection(smartlead.addLead(vendor.apiKey, '1001', sequencerLead()))).resolves.toMatchObject({
+        status: 400,
+        permanent: true,
+      });
+      await expect(rejection(smartlead.addLead(vendor.apiKey, '999', sequencerLead()))).resolves.toMatchObject({
+        status: 404,
+        permanent: true,
+      });
     });
   });
 
@@ -119,8 +149,12 @@ describe('Smartlead sequencer against a local Smartlead', () => {
       vendor.failNext(422, { body: { message: `bad request ?api_key=${vendor.apiKey}` } });
       errors.push(await rejection(smartlead.addLead(vendor.apiKey, '1', sequencerLead())));
       vendor.stallNext(1000);
-      errors.push(await rejection(new SmartleadSequencer({ baseUrl: vendor.url, timeoutMs: 50 }).listCampaigns(vendor.apiKey)));
-      errors.push(await rejection(new SmartleadSequencer({ baseUrl: 'http://127.0.0.1:1/api/v1' }).listCampaigns(vendor.apiKey)));
+      errors.push(
+        await rejection(new SmartleadSequencer({ baseUrl: vendor.url, timeoutMs: 50 }).listCampaigns(vendor.apiKey)),
+      );
+      errors.push(
+        await rejection(new SmartleadSequencer({ baseUrl: 'http://127.0.0.1:1/api/v1' }).listCampaigns(vendor.apiKey)),
+      );
       for (const error of errors) {
         expect(error.message).not.toContain(vendor.apiKey);
         expect(error.stack ?? '').not.toContain(vendor.apiKey);

@@ -48,6 +48,9 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   });
   return {
     url: withDatabase(serverUrl, name),
-    drop: () => onMaintenance(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () =>
+      onMaintenance(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(
+        () => undefined,
+      ),
   };
 }

@@ -34,7 +34,9 @@ export default async function globalSetup(): Promise<void> {
     await globalTeardown().catch(() => undefined);
     throw failure.reason;
   }
-  const [databaseUrl, temporalAddress, bundlePath] = results.map((result) => (result as PromiseFulfilledResult<string>).value);
+  const [databaseUrl, temporalAddress, bundlePath] = results.map(
+    (result) => (result as PromiseFulfilledResult<string>).value,
+  );
   process.env.TEST_DATABASE_URL = databaseUrl;
   process.env.TEST_TEMPORAL_ADDRESS = temporalAddress;
   process.env.TEST_WORKFLOW_BUNDLE = bundlePath;

@@ -10,7 +10,6 @@ export interface TestInfrastructure {
 }
 
 declare global {
-   
   var __intentLeadsTestInfrastructure: TestInfrastructure | undefined;
 }
 

@@ -44,7 +44,10 @@ export async function createAccount(
 ): Promise<TestAccount> {
   const account = await call(`${stack.url}/admin/v1/accounts`, {
     token: TEST_ADMIN_TOKEN,
-    body: { name: options.name ?? 'Test account', ...(options.credits !== undefined ? { credits: options.credits } : {}) },
+    body: {
+      name: options.name ?? 'Test account',
+      ...(options.credits !== undefined ? { credits: options.credits } : {}),
+    },
   });
   if (account.status !== 201) throw new Error(`account not created: ${account.text}`);
   const key = await call(`${stack.url}/admin/v1/accounts/${account.body.id}/api-keys`, {
@@ -52,5 +55,10 @@ export async function createAccount(
     body: options.permissions ? { permissions: options.permissions } : {},
   });
   if (key.status !== 201) throw new Error(`key not created: ${key.text}`);
-  return { accountId: account.body.id, keyId: key.body.id, apiKey: key.body.apiKey, webhookSecret: key.body.webhookSecret };
+  return {
+    accountId: account.body.id,
+    keyId: key.body.id,
+    apiKey: key.body.apiKey,
+    webhookSecret: key.body.webhookSecret,
+  };
 }

@@ -7,7 +7,9 @@ class SummaryReporter {
     const skipped = results.numPendingTests + results.numTodoTests;
     const failedSuites = results.numFailedTestSuites + results.numRuntimeErrorTestSuites;
     const failed = results.numFailedTests + (failedSuites > 0 && results.numFailedTests === 0 ? failedSuites : 0);
-    process.stdout.write(`\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+    process.stdout.write(
+      `\ntests: ${results.numPassedTests} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`,
+    );
   }
 }
 module.exports = SummaryReporter;

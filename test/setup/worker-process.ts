@@ -15,7 +15,10 @@ const PROJECT = path.resolve(__dirname, '../..');
 async function compileProject(dir: string): Promise<void> {
   const tsc = require.resolve('typescript/bin/tsc', { paths: [PROJECT] });
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', dir], { cwd: PROJECT, maxBuffer: 16 * 1024 * 1024 });
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', dir], {
+      cwd: PROJECT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     // Type errors still emit JavaScript; only a missing worker entry point is fatal.
     if (!existsSync(path.join(dir, 'worker/main.js'))) throw err;

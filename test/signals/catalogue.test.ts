@@ -1,6 +1,15 @@
 import type { Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { startSignalsStack, client, expectError, expectStatus, jobChangesBody, warningsOf, watchlistBody, type Client } from './helpers';
+import {
+  startSignalsStack,
+  client,
+  expectError,
+  expectStatus,
+  jobChangesBody,
+  warningsOf,
+  watchlistBody,
+  type Client,
+} from './helpers';
 
 let stack: Stack;
 let api: Client;
@@ -11,7 +20,17 @@ beforeAll(async () => {
 });
 afterAll(() => stack.stop());
 
-const SIZE_BANDS = ['Self-employed', '1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
+const SIZE_BANDS = [
+  'Self-employed',
+  '1-10',
+  '11-50',
+  '51-200',
+  '201-500',
+  '501-1000',
+  '1001-5000',
+  '5001-10000',
+  '10001+',
+];
 
 describe('GET /api/v1/signal-types', () => {
   test('lists both types with their endpoint, parameters, pricing, price per lead and output fields', async () => {
@@ -20,21 +39,38 @@ describe('GET /api/v1/signal-types', () => {
     expect(Object.keys(byId).sort()).toEqual(['account_watchlist', 'fundraising', 'hiring', 'job_changes']);
 
     expect(byId.job_changes).toMatchObject({ createEndpoint: 'POST /api/v1/signals/job-changes', creditsPerLead: 2 });
-    expect(byId.account_watchlist).toMatchObject({ createEndpoint: 'POST /api/v1/signals/account-watchlist', creditsPerLead: 3 });
+    expect(byId.account_watchlist).toMatchObject({
+      createEndpoint: 'POST /api/v1/signals/account-watchlist',
+      creditsPerLead: 3,
+    });
     expect(byId.job_changes.pricingModel).toContain('2');
     expect(byId.job_changes.pricingModel).toContain('0.5');
     expect(byId.account_watchlist.pricingModel).toContain('3');
 
-    const params = (id: string) => Object.fromEntries(byId[id].configParameters.map((p: { name: string }) => [p.name, p]));
+    const params = (id: string) =>
+      Object.fromEntries(byId[id].configParameters.map((p: { name: string }) => [p.name, p]));
     const jobChanges = params('job_changes');
     expect(Object.keys(jobChanges).sort()).toEqual(
-      ['companySizeFilters', 'customTitles', 'getEmails', 'industryFilters', 'jobTitles', 'locations', 'maxJobAgeDays'].sort(),
+      [
+        'companySizeFilters',
+        'customTitles',
+        'getEmails',
+        'industryFilters',
+        'jobTitles',
+        'locations',
+        'maxJobAgeDays',
+      ].sort(),
     );
     expect(jobChanges.companySizeFilters.allowedValues).toEqual(SIZE_BANDS);
     expect(jobChanges.maxJobAgeDays.type).toBe('integer');
     expect(jobChanges.getEmails.type).toBe('boolean');
     for (const parameter of byId.job_changes.configParameters) {
-      expect(parameter).toMatchObject({ name: expect.any(String), type: expect.any(String), required: expect.any(Boolean), description: expect.any(String) });
+      expect(parameter).toMatchObject({
+        name: expect.any(String),
+        type: expect.any(String),
+        required: expect.any(Boolean),
+        description: expect.any(String),
+      });
       expect(parameter.description.length).toBeGreaterThan(0);
     }
     expect(Object.keys(params('account_watchlist')).sort()).toEqual(
@@ -42,12 +78,22 @@ describe('GET /api/v1/signal-types', () => {
     );
 
     for (const type of signalTypes) {
-      expect(type.outputFields.signal).toEqual(expect.arrayContaining(['id', 'name', 'type', 'last_signal', 'last_signal_date']));
-      expect(type.outputFields.contact).toEqual(expect.arrayContaining(['lead_id', 'first_name', 'email', 'matched_persona']));
-      expect(type.outputFields.company).toEqual(expect.arrayContaining(['name', 'website', 'employee_range', 'hq_country_code']));
+      expect(type.outputFields.signal).toEqual(
+        expect.arrayContaining(['id', 'name', 'type', 'last_signal', 'last_signal_date']),
+      );
+      expect(type.outputFields.contact).toEqual(
+        expect.arrayContaining(['lead_id', 'first_name', 'email', 'matched_persona']),
+      );
+      expect(type.outputFields.company).toEqual(
+        expect.arrayContaining(['name', 'website', 'employee_range', 'hq_country_code']),
+      );
     }
-    expect(byId.job_changes.outputFields.signal).toEqual(expect.arrayContaining(['previous_title', 'new_company', 'change_type']));
-    expect(byId.account_watchlist.outputFields.signal).toEqual(expect.arrayContaining(['funding_type', 'news_event_type', 'watchlist_role']));
+    expect(byId.job_changes.outputFields.signal).toEqual(
+      expect.arrayContaining(['previous_title', 'new_company', 'change_type']),
+    );
+    expect(byId.account_watchlist.outputFields.signal).toEqual(
+      expect.arrayContaining(['funding_type', 'news_event_type', 'watchlist_role']),
+    );
   });
 
   test('every parameter it lists is accepted by its create endpoint, and nothing else', async () => {
@@ -62,9 +108,13 @@ describe('GET /api/v1/signal-types', () => {
       getEmails: false,
       maxJobAgeDays: 200,
     };
-    const config = Object.fromEntries(jobChanges.configParameters.map((p: { name: string }) => [p.name, sample[p.name]]));
+    const config = Object.fromEntries(
+      jobChanges.configParameters.map((p: { name: string }) => [p.name, sample[p.name]]),
+    );
     expect(Object.values(config).every((v) => v !== undefined)).toBe(true);
-    expect(expectStatus(await api.post('/signals/job-changes', { name: 'All parameters', config }), 201).config).toEqual(config);
+    expect(
+      expectStatus(await api.post('/signals/job-changes', { name: 'All parameters', config }), 201).config,
+    ).toEqual(config);
   });
 });
 
@@ -73,13 +123,30 @@ describe('GET /api/v1/personas', () => {
     const { personas } = expectStatus(await api.get('/personas'), 200);
     expect(personas.length).toBeGreaterThan(10);
     for (const persona of personas) {
-      expect(persona).toMatchObject({ name: expect.any(String), department: expect.any(String), seniority: expect.any(String), titles: expect.any(Array) });
+      expect(persona).toMatchObject({
+        name: expect.any(String),
+        department: expect.any(String),
+        seniority: expect.any(String),
+        titles: expect.any(Array),
+      });
     }
     const names = personas.map((p: { name: string }) => p.name);
-    const jobChanges = expectStatus(await api.post('/signals/job-changes', jobChangesBody({ status: 'active', config: { jobTitles: names.slice(0, 200) } })), 201);
+    const jobChanges = expectStatus(
+      await api.post(
+        '/signals/job-changes',
+        jobChangesBody({ status: 'active', config: { jobTitles: names.slice(0, 200) } }),
+      ),
+      201,
+    );
     expect(jobChanges.config.jobTitles).toEqual(names.slice(0, 200));
     expect(jobChanges.warnings).toEqual([]);
-    const watchlist = expectStatus(await api.post('/signals/account-watchlist', watchlistBody({ config: { companies: ['acme.com'], targetPersonas: names.slice(-3) } })), 201);
+    const watchlist = expectStatus(
+      await api.post(
+        '/signals/account-watchlist',
+        watchlistBody({ config: { companies: ['acme.com'], targetPersonas: names.slice(-3) } }),
+      ),
+      201,
+    );
     expect(watchlist.config.targetPersonas).toEqual(names.slice(-3));
   });
 
@@ -100,7 +167,13 @@ describe('GET /api/v1/signals/industries', () => {
     }
     const names = industries.map((i: { name: string }) => i.name);
     expect(names).toContain('Software Development');
-    const signal = expectStatus(await api.post('/signals/job-changes', jobChangesBody({ config: { jobTitles: ['Founder'], industryFilters: names } })), 201);
+    const signal = expectStatus(
+      await api.post(
+        '/signals/job-changes',
+        jobChangesBody({ config: { jobTitles: ['Founder'], industryFilters: names } }),
+      ),
+      201,
+    );
     expect(signal.config.industryFilters).toEqual(names);
     expect(warningsOf(signal, 'UNKNOWN_INDUSTRY')).toEqual([]);
   });
@@ -109,7 +182,13 @@ describe('GET /api/v1/signals/industries', () => {
     const { industries } = expectStatus(await api.get('/signals/industries'), 200);
     expect(industries.length).toBeGreaterThan(100);
     const sample = industries.filter((_: unknown, i: number) => i % 25 === 0).map((i: { name: string }) => i.name);
-    const signal = expectStatus(await api.post('/signals/job-changes', jobChangesBody({ config: { jobTitles: ['Founder'], industryFilters: sample } })), 201);
+    const signal = expectStatus(
+      await api.post(
+        '/signals/job-changes',
+        jobChangesBody({ config: { jobTitles: ['Founder'], industryFilters: sample } }),
+      ),
+      201,
+    );
     expect(warningsOf(signal, 'UNKNOWN_INDUSTRY')).toEqual([]);
     expect(expectStatus(await api.get('/signals/industries?search=zzzz-nothing'), 200).industries).toEqual([]);
   });
@@ -122,7 +201,8 @@ describe('GET /api/v1/enrichment/validate-location', () => {
     expect(kinds.France).toBe('country');
     expect(kinds.California).toBe('region');
     expect(answer.valid).toHaveLength(2);
-    for (const valid of answer.valid) expect(valid).toEqual(expect.objectContaining({ input: expect.any(String), name: expect.any(String) }));
+    for (const valid of answer.valid)
+      expect(valid).toEqual(expect.objectContaining({ input: expect.any(String), name: expect.any(String) }));
     expect(answer.invalid).toEqual([{ input: 'Frnace', suggestions: expect.arrayContaining(['France']) }]);
     expect(answer.invalid[0].suggestions[0]).toBe('France');
   });
@@ -136,7 +216,12 @@ describe('GET /api/v1/enrichment/validate-location', () => {
       ['Texas', 'region'],
     ]);
     const signal = expectStatus(
-      await api.post('/signals/job-changes', jobChangesBody({ config: { jobTitles: ['Founder'], locations: ['Paris', 'Berlin', 'Texas', 'Austin, Texas'] } })),
+      await api.post(
+        '/signals/job-changes',
+        jobChangesBody({
+          config: { jobTitles: ['Founder'], locations: ['Paris', 'Berlin', 'Texas', 'Austin, Texas'] },
+        }),
+      ),
       201,
     );
     expect(signal.config.locations).toEqual(['Paris', 'Berlin', 'Texas', 'Austin, Texas']);

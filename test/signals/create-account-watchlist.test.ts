@@ -1,6 +1,15 @@
 import type { Stack } from '../setup/stack';
 import { createAccount, type TestAccount } from '../setup/http';
-import { startSignalsStack, client, expectAppliedExplained, expectError, expectStatus, warningsOf, watchlistBody, type Client } from './helpers';
+import {
+  startSignalsStack,
+  client,
+  expectAppliedExplained,
+  expectError,
+  expectStatus,
+  warningsOf,
+  watchlistBody,
+  type Client,
+} from './helpers';
 
 let stack: Stack;
 let account: TestAccount;
@@ -15,7 +24,8 @@ afterAll(() => stack.stop());
 
 const create = (body: unknown) => api.post('/signals/account-watchlist', body);
 const total = async (a: Client = api) => expectStatus(await a.get('/signals?limit=100'), 200).total as number;
-const watched = async (signalId: string) => expectStatus(await api.get(`/watchlists/${signalId}/companies?limit=100`), 200);
+const watched = async (signalId: string) =>
+  expectStatus(await api.get(`/watchlists/${signalId}/companies?limit=100`), 200);
 
 const EVENT_KEYS = [
   'fundraising',
@@ -33,7 +43,12 @@ const EVENT_KEYS = [
   'competitor_connections',
   'company_news',
 ];
-const PERSON_LEVEL = ['new_decision_makers', 'company_post_reactions', 'competitor_social_reactions', 'competitor_connections'];
+const PERSON_LEVEL = [
+  'new_decision_makers',
+  'company_post_reactions',
+  'competitor_social_reactions',
+  'competitor_connections',
+];
 const companyLevelOnly = Object.fromEntries(PERSON_LEVEL.map((key) => [key, { enabled: false }]));
 
 describe('creating an account-watchlist signal', () => {
@@ -57,12 +72,20 @@ describe('creating an account-watchlist signal', () => {
     expect(signal.config.firstRunLookbackDays).toBe(180);
     // Every event is on by default except company_news.
     expect(Object.keys(signal.config.sources).sort()).toEqual([...EVENT_KEYS].sort());
-    for (const key of EVENT_KEYS) expect({ key, enabled: signal.config.sources[key].enabled }).toEqual({ key, enabled: key !== 'company_news' });
+    for (const key of EVENT_KEYS)
+      expect({ key, enabled: signal.config.sources[key].enabled }).toEqual({ key, enabled: key !== 'company_news' });
   });
 
   test('company_news is on only when asked for; other sources keep their defaults', async () => {
     const signal = expectStatus(
-      await create(watchlistBody({ config: { companies: ['acme.com'], sources: { company_news: { enabled: true }, fundraising: { enabled: false } } } })),
+      await create(
+        watchlistBody({
+          config: {
+            companies: ['acme.com'],
+            sources: { company_news: { enabled: true }, fundraising: { enabled: false } },
+          },
+        }),
+      ),
       201,
     );
     expect(signal.config.sources.company_news).toEqual({ enabled: true });
@@ -85,7 +108,12 @@ describe('creating an account-watchlist signal', () => {
       ),
       201,
     );
-    expect(signal.config).toMatchObject({ firstRunLookbackDays: 30, targetPersonas: ['Chief Technology Officer'], getEmails: true, getPhones: true });
+    expect(signal.config).toMatchObject({
+      firstRunLookbackDays: 30,
+      targetPersonas: ['Chief Technology Officer'],
+      getEmails: true,
+      getPhones: true,
+    });
     expect(signal.config).not.toHaveProperty('companies');
     expect(signal.applied).toEqual({});
     const read = expectStatus(await api.get(`/signals/${signal.id}`), 200);
@@ -109,15 +137,25 @@ describe('creating an account-watchlist signal', () => {
 describe('config is checked against the watchlist parameters', () => {
   test('an unknown config field, an unknown source and a job-changes field are 422 naming them; nothing created', async () => {
     const before = await total();
-    const unknownField = expectError(await create(watchlistBody({ config: { companies: ['acme.com'], lookbackDays: 30 } })), 422, 'VALIDATION_ERROR');
+    const unknownField = expectError(
+      await create(watchlistBody({ config: { companies: ['acme.com'], lookbackDays: 30 } })),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(unknownField.message).toContain('lookbackDays');
     const unknownSource = expectError(
-      await create(watchlistBody({ config: { companies: ['acme.com'], sources: { tiktok_dances: { enabled: true } } } })),
+      await create(
+        watchlistBody({ config: { companies: ['acme.com'], sources: { tiktok_dances: { enabled: true } } } }),
+      ),
       422,
       'VALIDATION_ERROR',
     );
     expect(unknownSource.message).toContain('tiktok_dances');
-    const otherType = expectError(await create(watchlistBody({ config: { companies: ['acme.com'], jobTitles: ['Founder'] } })), 422, 'VALIDATION_ERROR');
+    const otherType = expectError(
+      await create(watchlistBody({ config: { companies: ['acme.com'], jobTitles: ['Founder'] } })),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(otherType.message).toContain('jobTitles');
     expect(await total()).toBe(before);
   });
@@ -197,16 +235,26 @@ describe('importing a mixed company list at creation', () => {
     for (const credits of [undefined, 1]) {
       const poor = await createAccount(stack, credits === undefined ? {} : { credits });
       const poorApi = client(stack, poor.apiKey);
-      const error = expectError(await poorApi.post('/signals/account-watchlist', watchlistBody({ status: 'active' })), 402, 'INSUFFICIENT_CREDITS');
+      const error = expectError(
+        await poorApi.post('/signals/account-watchlist', watchlistBody({ status: 'active' })),
+        402,
+        'INSUFFICIENT_CREDITS',
+      );
       expect(error.message).toMatch(/credit/i);
       expect(await total(poorApi)).toBe(0);
     }
     // A watchlist lead costs 3: 2 credits are not enough, 3 are.
     const two = client(stack, (await createAccount(stack, { credits: 2 })).apiKey);
-    expectError(await two.post('/signals/account-watchlist', watchlistBody({ status: 'active' })), 402, 'INSUFFICIENT_CREDITS');
+    expectError(
+      await two.post('/signals/account-watchlist', watchlistBody({ status: 'active' })),
+      402,
+      'INSUFFICIENT_CREDITS',
+    );
     expect(await total(two)).toBe(0);
     const three = client(stack, (await createAccount(stack, { credits: 3 })).apiKey);
-    expect(expectStatus(await three.post('/signals/account-watchlist', watchlistBody({ status: 'active' })), 201).status).toBe('active');
+    expect(
+      expectStatus(await three.post('/signals/account-watchlist', watchlistBody({ status: 'active' })), 201).status,
+    ).toBe('active');
   });
 });
 
@@ -219,7 +267,13 @@ describe('applied settings and warnings of a watchlist', () => {
     expect(created.config.getEmails).toBe(true);
     expect(created.applied).toEqual({ getEmails: null });
     expect(warningsOf(created, 'FIELD_UNUSED')).toEqual([
-      { code: 'FIELD_UNUSED', field: 'getEmails', severity: 'info', message: expect.stringContaining('getEmails'), values: [] },
+      {
+        code: 'FIELD_UNUSED',
+        field: 'getEmails',
+        severity: 'info',
+        message: expect.stringContaining('getEmails'),
+        values: [],
+      },
     ]);
     expectAppliedExplained(created);
 
@@ -231,23 +285,36 @@ describe('applied settings and warnings of a watchlist', () => {
   test('getEmails is used once a person-level event or a persona is in play', async () => {
     const withPersonas = expectStatus(
       await create(
-        watchlistBody({ config: { companies: ['acme.com'], sources: companyLevelOnly, getEmails: true, targetPersonas: ['Founder'] } }),
+        watchlistBody({
+          config: { companies: ['acme.com'], sources: companyLevelOnly, getEmails: true, targetPersonas: ['Founder'] },
+        }),
       ),
       201,
     );
     expect(withPersonas.applied).toEqual({});
-    const withPeopleEvents = expectStatus(await create(watchlistBody({ config: { companies: ['acme.com'], getEmails: true } })), 201);
+    const withPeopleEvents = expectStatus(
+      await create(watchlistBody({ config: { companies: ['acme.com'], getEmails: true } })),
+      201,
+    );
     expect(withPeopleEvents.applied).toEqual({});
     expect(warningsOf(withPeopleEvents, 'FIELD_UNUSED')).toEqual([]);
   });
 
   test('getEmails and getPhones both unused: one applied entry and one warning each', async () => {
     const created = expectStatus(
-      await create(watchlistBody({ config: { companies: ['acme.com'], sources: companyLevelOnly, getEmails: true, getPhones: true } })),
+      await create(
+        watchlistBody({
+          config: { companies: ['acme.com'], sources: companyLevelOnly, getEmails: true, getPhones: true },
+        }),
+      ),
       201,
     );
     expect(created.applied).toEqual({ getEmails: null, getPhones: null });
-    expect(warningsOf(created, 'FIELD_UNUSED').map((w) => w.field).sort()).toEqual(['getEmails', 'getPhones']);
+    expect(
+      warningsOf(created, 'FIELD_UNUSED')
+        .map((w) => w.field)
+        .sort(),
+    ).toEqual(['getEmails', 'getPhones']);
     expectAppliedExplained(created);
   });
 });

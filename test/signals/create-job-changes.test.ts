@@ -87,12 +87,17 @@ describe('top-level fields are checked: 422 VALIDATION_ERROR naming the field, n
 
   test('duplicateHandling is refuse, allow or <X>d; refuse by default for job changes', async () => {
     for (const duplicateHandling of ['refuse', 'allow', '30d', '1d']) {
-      expect(expectStatus(await create(jobChangesBody({ duplicateHandling })), 201).duplicateHandling).toBe(duplicateHandling);
+      expect(expectStatus(await create(jobChangesBody({ duplicateHandling })), 201).duplicateHandling).toBe(
+        duplicateHandling,
+      );
     }
     const before = await total();
     for (const duplicateHandling of ['x', '0d', 'd', '30', '30days', 'REFUSE', '-5d']) {
       const error = expectError(await create(jobChangesBody({ duplicateHandling })), 422, 'VALIDATION_ERROR');
-      expect({ duplicateHandling, fields: detailFields(error) }).toEqual({ duplicateHandling, fields: ['duplicateHandling'] });
+      expect({ duplicateHandling, fields: detailFields(error) }).toEqual({
+        duplicateHandling,
+        fields: ['duplicateHandling'],
+      });
     }
     expect(await total()).toBe(before);
   });
@@ -113,7 +118,13 @@ describe('top-level fields are checked: 422 VALIDATION_ERROR naming the field, n
       expect(expectStatus(await create(jobChangesBody({ webhookUrl })), 201).webhookUrl).toBe(webhookUrl);
     }
     const before = await total();
-    for (const webhookUrl of ['ftp://hooks.example.com/leads', 'hooks.example.com/leads', 'javascript:alert(1)', 'not a url', 42]) {
+    for (const webhookUrl of [
+      'ftp://hooks.example.com/leads',
+      'hooks.example.com/leads',
+      'javascript:alert(1)',
+      'not a url',
+      42,
+    ]) {
       const error = expectError(await create(jobChangesBody({ webhookUrl })), 422, 'VALIDATION_ERROR');
       expect(detailFields(error)).toEqual(['webhookUrl']);
     }
@@ -138,7 +149,11 @@ describe('config is checked against the job-changes parameters', () => {
     expect(error.message).toContain('seniority');
     expect(detailFields(error)).toEqual(['config.seniority']);
     // A watchlist-only field is just as unknown here.
-    const companies = expectError(await create(jobChangesBody({ config: { companies: ['acme.com'] } })), 422, 'VALIDATION_ERROR');
+    const companies = expectError(
+      await create(jobChangesBody({ config: { companies: ['acme.com'] } })),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(companies.message).toContain('companies');
     expect(await total()).toBe(before);
   });
@@ -156,16 +171,35 @@ describe('config is checked against the job-changes parameters', () => {
   });
 
   test('companySizeFilters take only the published bands', async () => {
-    const bands = ['Self-employed', '1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'];
-    const signal = expectStatus(await create(jobChangesBody({ config: { customTitles: ['Head of Data'], companySizeFilters: bands } })), 201);
+    const bands = [
+      'Self-employed',
+      '1-10',
+      '11-50',
+      '51-200',
+      '201-500',
+      '501-1000',
+      '1001-5000',
+      '5001-10000',
+      '10001+',
+    ];
+    const signal = expectStatus(
+      await create(jobChangesBody({ config: { customTitles: ['Head of Data'], companySizeFilters: bands } })),
+      201,
+    );
     expect(signal.config.companySizeFilters).toEqual(bands);
-    const error = expectError(await create(jobChangesBody({ config: { companySizeFilters: ['11-49'] } })), 422, 'VALIDATION_ERROR');
+    const error = expectError(
+      await create(jobChangesBody({ config: { companySizeFilters: ['11-49'] } })),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(detailFields(error)).toEqual(['config.companySizeFilters.0']);
   });
 
   test('config values of the wrong type are refused per field', async () => {
     const error = expectError(
-      await create(jobChangesBody({ config: { jobTitles: 'Chief Technology Officer', getEmails: 'yes', maxJobAgeDays: 1.5 } })),
+      await create(
+        jobChangesBody({ config: { jobTitles: 'Chief Technology Officer', getEmails: 'yes', maxJobAgeDays: 1.5 } }),
+      ),
       422,
       'VALIDATION_ERROR',
     );
@@ -193,7 +227,11 @@ describe('INVALID_LOCATION', () => {
   test('unrecognised locations are 400 with invalid_locations and a pointer to the validation endpoint; nothing created', async () => {
     const before = await total();
     const error = expectError(
-      await create(jobChangesBody({ config: { jobTitles: ['Chief Technology Officer'], locations: ['France', 'Frnace', 'Atlantis City'] } })),
+      await create(
+        jobChangesBody({
+          config: { jobTitles: ['Chief Technology Officer'], locations: ['France', 'Frnace', 'Atlantis City'] },
+        }),
+      ),
       400,
       'INVALID_LOCATION',
     );
@@ -207,7 +245,11 @@ describe('creating an active signal', () => {
   test('without job titles is 400 MISSING_REQUIRED_FIELDS with the fields and their labels; nothing created', async () => {
     const before = await total();
     for (const config of [{}, { jobTitles: [], customTitles: [] }, { industryFilters: ['Software Development'] }]) {
-      const error = expectError(await create({ name: 'Active', status: 'active', config }), 400, 'MISSING_REQUIRED_FIELDS');
+      const error = expectError(
+        await create({ name: 'Active', status: 'active', config }),
+        400,
+        'MISSING_REQUIRED_FIELDS',
+      );
       expect(error.missing_fields).toEqual(['config.jobTitles']);
       expect(error.missing_field_labels).toEqual([expect.stringContaining('customTitles')]);
       expect(error.missing_field_labels).toHaveLength(error.missing_fields.length);
@@ -216,7 +258,10 @@ describe('creating an active signal', () => {
   });
 
   test('customTitles alone are enough to activate', async () => {
-    const signal = expectStatus(await create({ name: 'Custom', status: 'active', config: { customTitles: ['Head of Platform'] } }), 201);
+    const signal = expectStatus(
+      await create({ name: 'Custom', status: 'active', config: { customTitles: ['Head of Platform'] } }),
+      201,
+    );
     expect(signal.status).toBe('active');
   });
 
@@ -244,7 +289,9 @@ describe('creating an active signal', () => {
 
   test('the price of one lead (2 credits) is enough to activate', async () => {
     const enough = client(stack, (await createAccount(stack, { credits: 2 })).apiKey);
-    expect(expectStatus(await enough.post('/signals/job-changes', jobChangesBody({ status: 'active' })), 201).status).toBe('active');
+    expect(
+      expectStatus(await enough.post('/signals/job-changes', jobChangesBody({ status: 'active' })), 201).status,
+    ).toBe('active');
   });
 });
 
@@ -257,7 +304,13 @@ describe('applied settings and warnings', () => {
     expect(created.config.maxJobAgeDays).toBe(90);
     expect(created.applied).toEqual({ maxJobAgeDays: 180 });
     expect(created.warnings).toEqual([
-      { code: 'VALUE_BELOW_MINIMUM', field: 'maxJobAgeDays', severity: 'info', message: expect.stringContaining('180'), values: expect.any(Array) },
+      {
+        code: 'VALUE_BELOW_MINIMUM',
+        field: 'maxJobAgeDays',
+        severity: 'info',
+        message: expect.stringContaining('180'),
+        values: expect.any(Array),
+      },
     ]);
     expectAppliedExplained(created);
 
@@ -268,7 +321,10 @@ describe('applied settings and warnings', () => {
 
   test('maxJobAgeDays of 180 or more runs as stored', async () => {
     for (const maxJobAgeDays of [180, 400]) {
-      const signal = expectStatus(await create(jobChangesBody({ config: { jobTitles: ['Chief Technology Officer'], maxJobAgeDays } })), 201);
+      const signal = expectStatus(
+        await create(jobChangesBody({ config: { jobTitles: ['Chief Technology Officer'], maxJobAgeDays } })),
+        201,
+      );
       expect(signal.applied).toEqual({});
       expect(warningsOf(signal, 'VALUE_BELOW_MINIMUM')).toEqual([]);
     }
@@ -277,7 +333,13 @@ describe('applied settings and warnings', () => {
   test('an unknown industry is a warning naming it, never an error, on create and on GET', async () => {
     const created = expectStatus(
       await create(
-        jobChangesBody({ status: 'active', config: { jobTitles: ['Chief Technology Officer'], industryFilters: ['Software Development', 'Sofware Development'] } }),
+        jobChangesBody({
+          status: 'active',
+          config: {
+            jobTitles: ['Chief Technology Officer'],
+            industryFilters: ['Software Development', 'Sofware Development'],
+          },
+        }),
       ),
       201,
     );
@@ -296,14 +358,19 @@ describe('applied settings and warnings', () => {
     const created = expectStatus(
       await create(
         jobChangesBody({
-          config: { jobTitles: ['Chief Technology Officer'], industryFilters: ['Technology, Information and Media', 'Software Development'] },
+          config: {
+            jobTitles: ['Chief Technology Officer'],
+            industryFilters: ['Technology, Information and Media', 'Software Development'],
+          },
         }),
       ),
       201,
     );
     const warnings = created.warnings.filter((w: { field: string }) => w.field === 'industryFilters');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0].values).toEqual(expect.arrayContaining(['Technology, Information and Media', 'Software Development']));
+    expect(warnings[0].values).toEqual(
+      expect.arrayContaining(['Technology, Information and Media', 'Software Development']),
+    );
     expect(warnings[0].code).not.toBe('UNKNOWN_INDUSTRY');
     expect(expectStatus(await api.get(`/signals/${created.id}`), 200).warnings).toEqual(created.warnings);
   });
@@ -321,7 +388,11 @@ describe('applied settings and warnings', () => {
       ),
       201,
     );
-    expect(created.warnings.map((w: { field: string }) => w.field).sort()).toEqual(['industryFilters', 'industryFilters', 'maxJobAgeDays']);
+    expect(created.warnings.map((w: { field: string }) => w.field).sort()).toEqual([
+      'industryFilters',
+      'industryFilters',
+      'maxJobAgeDays',
+    ]);
     for (const warning of created.warnings) {
       expect(warning).toEqual({
         code: expect.any(String),

@@ -46,9 +46,13 @@ export function expectStatus(answer: Answer, status: number): any {
 }
 
 /** The resource's own promise: every `applied` entry has a warning naming the same field. */
-export function expectAppliedExplained(signal: { applied: Record<string, unknown>; warnings: { field: string }[] }): void {
+export function expectAppliedExplained(signal: {
+  applied: Record<string, unknown>;
+  warnings: { field: string }[];
+}): void {
   const warned = new Set(signal.warnings.map((w) => w.field));
-  for (const field of Object.keys(signal.applied)) expect({ field, warned: warned.has(field) }).toEqual({ field, warned: true });
+  for (const field of Object.keys(signal.applied))
+    expect({ field, warned: warned.has(field) }).toEqual({ field, warned: true });
 }
 
 export interface Warning {
@@ -59,7 +63,8 @@ export interface Warning {
   values: string[];
 }
 
-export const warningsOf = (signal: { warnings: Warning[] }, code: string) => signal.warnings.filter((w) => w.code === code);
+export const warningsOf = (signal: { warnings: Warning[] }, code: string) =>
+  signal.warnings.filter((w) => w.code === code);
 
 export const jobChangesBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'New CTOs',

@@ -1,6 +1,16 @@
 import type { Stack } from '../setup/stack';
 import { createAccount, type TestAccount } from '../setup/http';
-import { startSignalsStack, addKey, client, expectError, expectStatus, jobChangesBody, UNKNOWN_ID, watchlistBody, type Client } from './helpers';
+import {
+  startSignalsStack,
+  addKey,
+  client,
+  expectError,
+  expectStatus,
+  jobChangesBody,
+  UNKNOWN_ID,
+  watchlistBody,
+  type Client,
+} from './helpers';
 
 let stack: Stack;
 let account: TestAccount;
@@ -24,7 +34,12 @@ beforeAll(async () => {
   await make(api, 'draft-2', '/signals/job-changes', jobChangesBody());
   await make(api, 'active-1', '/signals/job-changes', jobChangesBody({ status: 'active' }));
   await make(secondKey, 'paused-1', '/signals/job-changes', jobChangesBody({ status: 'paused' }));
-  await make(secondKey, 'watchlist-1', '/signals/account-watchlist', watchlistBody({ config: { companies: ['acme.com', 'Globex'] } }));
+  await make(
+    secondKey,
+    'watchlist-1',
+    '/signals/account-watchlist',
+    watchlistBody({ config: { companies: ['acme.com', 'Globex'] } }),
+  );
   await make(otherAccount, 'foreign', '/signals/job-changes', jobChangesBody());
 });
 afterAll(() => stack.stop());
@@ -34,7 +49,14 @@ const names = (page: { signals: { name: string }[] }) => page.signals.map((s) =>
 describe('GET /api/v1/signals/{id}', () => {
   test('answers the signal as creation did, with applied and warnings', async () => {
     const signal = expectStatus(await api.get(`/signals/${ids['active-1']}`), 200);
-    expect(signal).toMatchObject({ id: ids['active-1'], name: 'active-1', status: 'active', signalTypeId: 'job_changes', applied: {}, warnings: [] });
+    expect(signal).toMatchObject({
+      id: ids['active-1'],
+      name: 'active-1',
+      status: 'active',
+      signalTypeId: 'job_changes',
+      applied: {},
+      warnings: [],
+    });
     expect(signal).not.toHaveProperty('watchlist');
   });
 
@@ -42,7 +64,8 @@ describe('GET /api/v1/signals/{id}', () => {
     expectError(await api.get(`/signals/${ids.foreign}`), 404, 'NOT_FOUND');
     expectError(await otherAccount.get(`/signals/${ids['draft-1']}`), 404, 'NOT_FOUND');
     expectError(await api.get(`/signals/${UNKNOWN_ID}`), 404, 'NOT_FOUND');
-    for (const malformed of ['not-a-uuid', '123', `${ids['draft-1']}x`]) expectError(await api.get(`/signals/${malformed}`), 404, 'NOT_FOUND');
+    for (const malformed of ['not-a-uuid', '123', `${ids['draft-1']}x`])
+      expectError(await api.get(`/signals/${malformed}`), 404, 'NOT_FOUND');
     // The owner still sees it.
     expect(expectStatus(await otherAccount.get(`/signals/${ids.foreign}`), 200).name).toBe('foreign');
   });
@@ -79,7 +102,11 @@ describe('GET /api/v1/signals', () => {
   });
 
   test('filters by status', async () => {
-    expect(names(expectStatus(await api.get('/signals?status=draft'), 200))).toEqual(['watchlist-1', 'draft-2', 'draft-1']);
+    expect(names(expectStatus(await api.get('/signals?status=draft'), 200))).toEqual([
+      'watchlist-1',
+      'draft-2',
+      'draft-1',
+    ]);
     const active = expectStatus(await api.get('/signals?status=active'), 200);
     expect(names(active)).toEqual(['active-1']);
     expect(active.total).toBe(1);
@@ -94,15 +121,25 @@ describe('GET /api/v1/signals', () => {
   });
 
   test('createdByThisKey keeps the signals the calling key created', async () => {
-    expect(names(expectStatus(await api.get('/signals?createdByThisKey=true'), 200))).toEqual(['active-1', 'draft-2', 'draft-1']);
-    expect(names(expectStatus(await secondKey.get('/signals?createdByThisKey=true'), 200))).toEqual(['watchlist-1', 'paused-1']);
+    expect(names(expectStatus(await api.get('/signals?createdByThisKey=true'), 200))).toEqual([
+      'active-1',
+      'draft-2',
+      'draft-1',
+    ]);
+    expect(names(expectStatus(await secondKey.get('/signals?createdByThisKey=true'), 200))).toEqual([
+      'watchlist-1',
+      'paused-1',
+    ]);
     // false (or absent) is the whole account, whichever key asks.
     expect(expectStatus(await secondKey.get('/signals?createdByThisKey=false'), 200).total).toBe(5);
     expect(expectStatus(await secondKey.get('/signals'), 200).total).toBe(5);
   });
 
   test('filters combine', async () => {
-    const page = expectStatus(await secondKey.get('/signals?createdByThisKey=true&signalTypeId=job_changes&status=paused'), 200);
+    const page = expectStatus(
+      await secondKey.get('/signals?createdByThisKey=true&signalTypeId=job_changes&status=paused'),
+      200,
+    );
     expect(names(page)).toEqual(['paused-1']);
     expect(expectStatus(await api.get('/signals?createdByThisKey=true&status=paused'), 200).total).toBe(0);
   });
@@ -124,13 +161,25 @@ describe('GET /api/v1/signals', () => {
   });
 
   test('bad query parameters are 400 INVALID_REQUEST', async () => {
-    for (const query of ['limit=0', 'limit=101', 'limit=abc', 'offset=-1', 'status=deleted', 'signalTypeId=funding', 'createdByThisKey=yes']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=abc',
+      'offset=-1',
+      'status=deleted',
+      'signalTypeId=funding',
+      'createdByThisKey=yes',
+    ]) {
       const answer = await api.get(`/signals?${query}`);
-      expect({ query, status: answer.status, code: answer.body.error?.code }).toEqual({ query, status: 400, code: 'INVALID_REQUEST' });
+      expect({ query, status: answer.status, code: answer.body.error?.code }).toEqual({
+        query,
+        status: 400,
+        code: 'INVALID_REQUEST',
+      });
     }
   });
 
-  test("another account sees only its own signals", async () => {
+  test('another account sees only its own signals', async () => {
     const page = expectStatus(await otherAccount.get('/signals'), 200);
     expect(names(page)).toEqual(['foreign']);
     expect(page.total).toBe(1);
@@ -147,7 +196,11 @@ describe('permissions', () => {
     expectError(await readOnly.patch(`/signals/${ids['draft-1']}`, { name: 'renamed' }), 403, 'FORBIDDEN');
     expectError(await readOnly.post(`/signals/${ids['draft-1']}/pause`), 403, 'FORBIDDEN');
     expectError(await readOnly.delete(`/signals/${ids['draft-1']}`), 403, 'FORBIDDEN');
-    expectError(await readOnly.post(`/watchlists/${ids['watchlist-1']}/companies`, { companies: ['hooli.xyz'] }), 403, 'FORBIDDEN');
+    expectError(
+      await readOnly.post(`/watchlists/${ids['watchlist-1']}/companies`, { companies: ['hooli.xyz'] }),
+      403,
+      'FORBIDDEN',
+    );
     expect(expectStatus(await api.get('/signals'), 200).total).toBe(5);
     expect(expectStatus(await api.get(`/signals/${ids['draft-1']}`), 200).name).toBe('draft-1');
   });
@@ -158,7 +211,10 @@ describe('permissions', () => {
     expectError(await writeOnly.get(`/signals/${ids['draft-1']}`), 403, 'FORBIDDEN');
     expectError(await writeOnly.get(`/watchlists/${ids['watchlist-1']}/companies`), 403, 'FORBIDDEN');
     expectError(await writeOnly.get('/signal-types'), 403, 'FORBIDDEN');
-    const created = expectStatus(await writeOnly.post('/signals/job-changes', jobChangesBody({ name: 'by write-only key' })), 201);
+    const created = expectStatus(
+      await writeOnly.post('/signals/job-changes', jobChangesBody({ name: 'by write-only key' })),
+      201,
+    );
     expect(expectStatus(await api.get(`/signals/${created.id}`), 200).name).toBe('by write-only key');
     expect(expectStatus(await api.delete(`/signals/${created.id}`), 204)).toBeUndefined();
   });

@@ -54,7 +54,10 @@ const patch = (id: string, body: unknown) => api.patch(`/signals/${id}`, body);
 describe('PATCH config of a job-changes signal', () => {
   test('only the sent fields change', async () => {
     const signal = await createJobChanges();
-    const updated = expectStatus(await patch(signal.id, { config: { companySizeFilters: ['201-500', '501-1000'], getEmails: false } }), 200);
+    const updated = expectStatus(
+      await patch(signal.id, { config: { companySizeFilters: ['201-500', '501-1000'], getEmails: false } }),
+      200,
+    );
     expect(updated.config).toEqual({ ...fullConfig, companySizeFilters: ['201-500', '501-1000'], getEmails: false });
     expect((await read(signal.id)).config).toEqual(updated.config);
     expect(updated.name).toBe(signal.name);
@@ -72,7 +75,10 @@ describe('PATCH config of a job-changes signal', () => {
 
   test('null removes a field', async () => {
     const signal = await createJobChanges();
-    const updated = expectStatus(await patch(signal.id, { config: { industryFilters: null, maxJobAgeDays: null } }), 200);
+    const updated = expectStatus(
+      await patch(signal.id, { config: { industryFilters: null, maxJobAgeDays: null } }),
+      200,
+    );
     expect(updated.config).not.toHaveProperty('industryFilters');
     expect(updated.config).not.toHaveProperty('maxJobAgeDays');
     expect(updated.config.jobTitles).toEqual(fullConfig.jobTitles);
@@ -94,7 +100,11 @@ describe('PATCH config of a job-changes signal', () => {
   test('a field that does not exist for the type is 422 naming it, and nothing changes', async () => {
     const signal = await createJobChanges();
     const before = await read(signal.id);
-    for (const config of [{ seniority: ['vp'], getEmails: false }, { companies: ['acme.com'] }, { sources: { fundraising: { enabled: true } } }]) {
+    for (const config of [
+      { seniority: ['vp'], getEmails: false },
+      { companies: ['acme.com'] },
+      { sources: { fundraising: { enabled: true } } },
+    ]) {
       const error = expectError(await patch(signal.id, { config, name: 'renamed' }), 422, 'VALIDATION_ERROR');
       expect(error.message).toContain(Object.keys(config)[0]);
     }
@@ -106,7 +116,11 @@ describe('PATCH config of a job-changes signal', () => {
     const before = await read(signal.id);
     expectError(await patch(signal.id, { config: { jobTitles: ['Chief Vibes Officer'] } }), 422, 'VALIDATION_ERROR');
     expectError(await patch(signal.id, { config: { maxJobAgeDays: 'soon' } }), 422, 'VALIDATION_ERROR');
-    const location = expectError(await patch(signal.id, { config: { locations: ['Frnace'] } }), 400, 'INVALID_LOCATION');
+    const location = expectError(
+      await patch(signal.id, { config: { locations: ['Frnace'] } }),
+      400,
+      'INVALID_LOCATION',
+    );
     expect(location.invalid_locations).toEqual(['Frnace']);
     expect(location.message).toContain('/api/v1/enrichment/validate-location');
     expect(await read(signal.id)).toEqual(before);
@@ -116,7 +130,9 @@ describe('PATCH config of a job-changes signal', () => {
     const signal = await createJobChanges();
     const lowered = expectStatus(await patch(signal.id, { config: { maxJobAgeDays: 60 } }), 200);
     expect(lowered.applied).toEqual({ maxJobAgeDays: 180 });
-    expect(lowered.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).toEqual([['VALUE_BELOW_MINIMUM', 'maxJobAgeDays']]);
+    expect(lowered.warnings.map((w: { code: string; field: string }) => [w.code, w.field])).toEqual([
+      ['VALUE_BELOW_MINIMUM', 'maxJobAgeDays'],
+    ]);
     expectAppliedExplained(lowered);
     expect((await read(signal.id)).applied).toEqual({ maxJobAgeDays: 180 });
     const raised = expectStatus(await patch(signal.id, { config: { maxJobAgeDays: 200 } }), 200);
@@ -128,11 +144,16 @@ describe('PATCH config of a job-changes signal', () => {
 describe('PATCH config of a watchlist', () => {
   test('sources merge per event; other settings stay; null resets a defaulted field', async () => {
     const signal = expectStatus(
-      await api.post('/signals/account-watchlist', watchlistBody({ config: { companies: ['acme.com'], firstRunLookbackDays: 30, targetPersonas: ['Founder'] } })),
+      await api.post(
+        '/signals/account-watchlist',
+        watchlistBody({ config: { companies: ['acme.com'], firstRunLookbackDays: 30, targetPersonas: ['Founder'] } }),
+      ),
       201,
     );
     const updated = expectStatus(
-      await patch(signal.id, { config: { sources: { company_news: { enabled: true }, fundraising: { enabled: false } } } }),
+      await patch(signal.id, {
+        config: { sources: { company_news: { enabled: true }, fundraising: { enabled: false } } },
+      }),
       200,
     );
     expect(updated.config.sources).toEqual({
@@ -143,11 +164,17 @@ describe('PATCH config of a watchlist', () => {
     expect(updated.config.firstRunLookbackDays).toBe(30);
     expect(updated.config.targetPersonas).toEqual(['Founder']);
 
-    const again = expectStatus(await patch(signal.id, { config: { sources: { fundraising: { enabled: true } } } }), 200);
+    const again = expectStatus(
+      await patch(signal.id, { config: { sources: { fundraising: { enabled: true } } } }),
+      200,
+    );
     expect(again.config.sources.company_news).toEqual({ enabled: true });
     expect(again.config.sources.fundraising).toEqual({ enabled: true });
 
-    const reset = expectStatus(await patch(signal.id, { config: { firstRunLookbackDays: null, targetPersonas: null } }), 200);
+    const reset = expectStatus(
+      await patch(signal.id, { config: { firstRunLookbackDays: null, targetPersonas: null } }),
+      200,
+    );
     expect(reset.config.firstRunLookbackDays).toBe(180);
     expect(reset.config).not.toHaveProperty('targetPersonas');
     expect(await read(signal.id)).toMatchObject({ config: reset.config });
@@ -155,7 +182,12 @@ describe('PATCH config of a watchlist', () => {
 
   test('companies in a PATCH are imported and answered as the import result, never stored in config', async () => {
     const signal = expectStatus(await api.post('/signals/account-watchlist', watchlistBody()), 201);
-    const updated = expectStatus(await patch(signal.id, { config: { companies: ['acme.com', 'globex.com', 'https://www.linkedin.com/jobs/view/9'] } }), 200);
+    const updated = expectStatus(
+      await patch(signal.id, {
+        config: { companies: ['acme.com', 'globex.com', 'https://www.linkedin.com/jobs/view/9'] },
+      }),
+      200,
+    );
     expect(updated.watchlist).toEqual({ watched: 1, rejected: 1, alreadyWatched: 1 });
     expect(updated.config).not.toHaveProperty('companies');
     expect((await read(signal.id)).config).not.toHaveProperty('companies');
@@ -165,7 +197,11 @@ describe('PATCH config of a watchlist', () => {
   test('an unknown event key is 422 and nothing changes', async () => {
     const signal = expectStatus(await api.post('/signals/account-watchlist', watchlistBody()), 201);
     const before = await read(signal.id);
-    const error = expectError(await patch(signal.id, { config: { sources: { tiktok_dances: { enabled: true } } } }), 422, 'VALIDATION_ERROR');
+    const error = expectError(
+      await patch(signal.id, { config: { sources: { tiktok_dances: { enabled: true } } } }),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(error.message).toContain('tiktok_dances');
     expect(await read(signal.id)).toEqual(before);
   });
@@ -186,20 +222,41 @@ describe('PATCH of other fields', () => {
 
   test('name, dailyLeadLimit and duplicateHandling change with the same rules as creation', async () => {
     const signal = await createJobChanges();
-    const updated = expectStatus(await patch(signal.id, { name: 'Renamed', dailyLeadLimit: 5, duplicateHandling: '30d' }), 200);
+    const updated = expectStatus(
+      await patch(signal.id, { name: 'Renamed', dailyLeadLimit: 5, duplicateHandling: '30d' }),
+      200,
+    );
     expect(updated).toMatchObject({ name: 'Renamed', dailyLeadLimit: 5, duplicateHandling: '30d', config: fullConfig });
-    for (const body of [{ name: '' }, { name: 'n'.repeat(256) }, { dailyLeadLimit: 0 }, { dailyLeadLimit: 1_000_000 }, { duplicateHandling: 'x' }, { duplicateHandling: '0d' }, { status: 'deleted' }, { colour: 'red' }]) {
+    for (const body of [
+      { name: '' },
+      { name: 'n'.repeat(256) },
+      { dailyLeadLimit: 0 },
+      { dailyLeadLimit: 1_000_000 },
+      { duplicateHandling: 'x' },
+      { duplicateHandling: '0d' },
+      { status: 'deleted' },
+      { colour: 'red' },
+    ]) {
       const error = expectError(await patch(signal.id, body), 422, 'VALIDATION_ERROR');
       expect(error.details.map((d: { field: string }) => d.field)).toEqual(Object.keys(body));
     }
-    expect(await read(signal.id)).toMatchObject({ name: 'Renamed', dailyLeadLimit: 5, duplicateHandling: '30d', status: 'draft' });
+    expect(await read(signal.id)).toMatchObject({
+      name: 'Renamed',
+      dailyLeadLimit: 5,
+      duplicateHandling: '30d',
+      status: 'draft',
+    });
   });
 });
 
 describe('PATCH destinations', () => {
   test('enabling a CRM that is not connected is 409 INTEGRATION_NOT_CONNECTED and stores nothing', async () => {
     const signal = await createJobChanges();
-    const error = expectError(await patch(signal.id, { destinations: { hubspot: { enabled: true } } }), 409, 'INTEGRATION_NOT_CONNECTED');
+    const error = expectError(
+      await patch(signal.id, { destinations: { hubspot: { enabled: true } } }),
+      409,
+      'INTEGRATION_NOT_CONNECTED',
+    );
     expect(error.message).toContain('hubspot');
     expect((await read(signal.id)).destinations).toEqual({});
   });
@@ -212,25 +269,47 @@ describe('PATCH destinations', () => {
     expect((await read(signal.id)).destinations).toEqual({ hubspot: { enabled: true } });
     // A connection belongs to one account.
     const foreign = await createJobChanges({}, otherApi);
-    expectError(await otherApi.patch(`/signals/${foreign.id}`, { destinations: { hubspot: { enabled: true } } }), 409, 'INTEGRATION_NOT_CONNECTED');
+    expectError(
+      await otherApi.patch(`/signals/${foreign.id}`, { destinations: { hubspot: { enabled: true } } }),
+      409,
+      'INTEGRATION_NOT_CONNECTED',
+    );
   });
 
   test('a sequencer destination is stored with its campaign; several destinations merge; null removes one', async () => {
     const signal = await createJobChanges();
-    expectError(await patch(signal.id, { destinations: { lemlist: { campaignId: 'cam_1' } } }), 409, 'INTEGRATION_NOT_CONNECTED');
+    expectError(
+      await patch(signal.id, { destinations: { lemlist: { campaignId: 'cam_1' } } }),
+      409,
+      'INTEGRATION_NOT_CONNECTED',
+    );
     const campaign = lemlist.addCampaign('Founders');
     const instantlyCampaign = instantly.addCampaign('Series A');
     const connect = (tool: string, apiKey: string) =>
-      call(`${stack.url}/api/v1/integrations/${tool}`, { method: 'PUT', token: account.apiKey, body: { apiKey, label: tool } });
+      call(`${stack.url}/api/v1/integrations/${tool}`, {
+        method: 'PUT',
+        token: account.apiKey,
+        body: { apiKey, label: tool },
+      });
     const lemlistAccount = expectStatus(await connect('lemlist', lemlist.apiKey), 200);
     const instantlyAccount = expectStatus(await connect('instantly', instantly.apiKey), 200);
-    const withSequencer = expectStatus(await patch(signal.id, { destinations: { lemlist: { campaignId: campaign._id } } }), 200);
+    const withSequencer = expectStatus(
+      await patch(signal.id, { destinations: { lemlist: { campaignId: campaign._id } } }),
+      200,
+    );
     // Stored with the connected account it resolved to.
     const lemlistDestination = { campaignId: campaign._id, integrationId: lemlistAccount.integrationId };
     expect(withSequencer.destinations).toEqual({ lemlist: lemlistDestination });
     const instantlyDestination = { campaignId: instantlyCampaign.id, integrationId: instantlyAccount.integrationId };
-    const both = expectStatus(await patch(signal.id, { destinations: { hubspot: { enabled: true }, instantly: instantlyDestination } }), 200);
-    expect(both.destinations).toEqual({ lemlist: lemlistDestination, hubspot: { enabled: true }, instantly: instantlyDestination });
+    const both = expectStatus(
+      await patch(signal.id, { destinations: { hubspot: { enabled: true }, instantly: instantlyDestination } }),
+      200,
+    );
+    expect(both.destinations).toEqual({
+      lemlist: lemlistDestination,
+      hubspot: { enabled: true },
+      instantly: instantlyDestination,
+    });
     const removed = expectStatus(await patch(signal.id, { destinations: { lemlist: null } }), 200);
     expect(removed.destinations).toEqual({ hubspot: { enabled: true }, instantly: instantlyDestination });
     expect((await read(signal.id)).destinations).toEqual(removed.destinations);
@@ -266,8 +345,14 @@ describe('status moves', () => {
   });
 
   test('moving into active without job titles is 400 MISSING_REQUIRED_FIELDS, by PATCH or by resume; status unchanged', async () => {
-    const signal = expectStatus(await api.post('/signals/job-changes', { name: 'No titles', config: { locations: ['France'] } }), 201);
-    for (const attempt of [() => patch(signal.id, { status: 'active' }), () => api.post(`/signals/${signal.id}/resume`)]) {
+    const signal = expectStatus(
+      await api.post('/signals/job-changes', { name: 'No titles', config: { locations: ['France'] } }),
+      201,
+    );
+    for (const attempt of [
+      () => patch(signal.id, { status: 'active' }),
+      () => api.post(`/signals/${signal.id}/resume`),
+    ]) {
       const error = expectError(await attempt(), 400, 'MISSING_REQUIRED_FIELDS');
       expect(error.missing_fields).toEqual(['config.jobTitles']);
       expect(error.missing_field_labels).toHaveLength(1);
@@ -275,11 +360,18 @@ describe('status moves', () => {
     }
     // Clearing the titles in the same PATCH that activates is refused too.
     const titled = await createJobChanges();
-    const error = expectError(await patch(titled.id, { status: 'active', config: { jobTitles: [], customTitles: [] } }), 400, 'MISSING_REQUIRED_FIELDS');
+    const error = expectError(
+      await patch(titled.id, { status: 'active', config: { jobTitles: [], customTitles: [] } }),
+      400,
+      'MISSING_REQUIRED_FIELDS',
+    );
     expect(error.missing_fields).toEqual(['config.jobTitles']);
     expect(await read(titled.id)).toMatchObject({ status: 'draft', config: fullConfig });
     // Adding titles in the same PATCH is enough.
-    const fixed = expectStatus(await patch(signal.id, { status: 'active', config: { customTitles: ['Head of Data'] } }), 200);
+    const fixed = expectStatus(
+      await patch(signal.id, { status: 'active', config: { customTitles: ['Head of Data'] } }),
+      200,
+    );
     expect(fixed.status).toBe('active');
   });
 
@@ -288,7 +380,9 @@ describe('status moves', () => {
     const error = expectError(await api.post(`/signals/${signal.id}/resume`), 400, 'MISSING_REQUIRED_FIELDS');
     expect(error.missing_fields).toEqual(['config.companies']);
     expect((await read(signal.id)).status).toBe('draft');
-    expect(expectStatus(await patch(signal.id, { status: 'active', config: { companies: ['acme.com'] } }), 200).status).toBe('active');
+    expect(
+      expectStatus(await patch(signal.id, { status: 'active', config: { companies: ['acme.com'] } }), 200).status,
+    ).toBe('active');
   });
 
   test('moving into active without enough credits is 402 INSUFFICIENT_CREDITS, by PATCH or by resume; status unchanged', async () => {

@@ -1,6 +1,15 @@
 import type { Stack } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
-import { startSignalsStack, client, expectError, expectStatus, jobChangesBody, UNKNOWN_ID, watchlistBody, type Client } from './helpers';
+import {
+  startSignalsStack,
+  client,
+  expectError,
+  expectStatus,
+  jobChangesBody,
+  UNKNOWN_ID,
+  watchlistBody,
+  type Client,
+} from './helpers';
 
 let stack: Stack;
 let apiKey: string;
@@ -24,7 +33,12 @@ const identities = (page: { items: { name: string | null; domain: string | null;
 
 describe('GET /api/v1/watchlists/{signalId}/companies', () => {
   test('pages the watched entries with id, name, domain, linkedinUrl and addedAt', async () => {
-    const signal = await newWatchlist(['acme.com', 'Initech', { name: 'Globex', domain: 'globex.com' }, 'https://linkedin.com/company/hooli']);
+    const signal = await newWatchlist([
+      'acme.com',
+      'Initech',
+      { name: 'Globex', domain: 'globex.com' },
+      'https://linkedin.com/company/hooli',
+    ]);
     const all = await listAll(signal.id);
     expect(all).toMatchObject({ total: 4, limit: 100, offset: 0, hasMore: false });
     for (const item of all.items) {
@@ -85,7 +99,14 @@ describe('POST /api/v1/watchlists/{signalId}/companies', () => {
     const page = await listAll(signal.id);
     expect(page.total).toBe(6);
     expect(identities(page)).toEqual(
-      ['acme.com', 'Initech', 'globex.com', 'https://www.linkedin.com/company/umbrella', 'https://www.linkedin.com/in/jane-doe', 'hooli.xyz'].sort(),
+      [
+        'acme.com',
+        'Initech',
+        'globex.com',
+        'https://www.linkedin.com/company/umbrella',
+        'https://www.linkedin.com/in/jane-doe',
+        'hooli.xyz',
+      ].sort(),
     );
 
     // The same upload again changes nothing.
@@ -98,7 +119,10 @@ describe('POST /api/v1/watchlists/{signalId}/companies', () => {
     const signal = await newWatchlist(['https://www.linkedin.com/company/mercury-bank']);
     const result = expectStatus(
       await api.post(companiesPath(signal.id), {
-        companies: ['https://www.linkedin.com/company/mercury-systems', { name: 'Mercury', linkedinUrl: 'https://linkedin.com/company/mercury-bank/' }],
+        companies: [
+          'https://www.linkedin.com/company/mercury-systems',
+          { name: 'Mercury', linkedinUrl: 'https://linkedin.com/company/mercury-bank/' },
+        ],
       }),
       200,
     );
@@ -110,7 +134,11 @@ describe('POST /api/v1/watchlists/{signalId}/companies', () => {
     expectError(await api.post(companiesPath(signal.id), { companies: [] }), 422, 'VALIDATION_ERROR');
     expectError(await api.post(companiesPath(signal.id), {}), 422, 'VALIDATION_ERROR');
     expectError(await api.post(companiesPath(signal.id), { companies: ['globex.com', 42] }), 422, 'VALIDATION_ERROR');
-    expectError(await api.post(companiesPath(signal.id), { companies: [{ name: 'Globex', ticker: 'GBX' }] }), 422, 'VALIDATION_ERROR');
+    expectError(
+      await api.post(companiesPath(signal.id), { companies: [{ name: 'Globex', ticker: 'GBX' }] }),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect((await listAll(signal.id)).total).toBe(1);
   });
 
@@ -124,7 +152,13 @@ describe('POST /api/v1/watchlists/{signalId}/companies', () => {
 
 describe('DELETE /api/v1/watchlists/{signalId}/companies', () => {
   test('removes by ids and by the same identifiers an upload uses, answering {removed}', async () => {
-    const signal = await newWatchlist(['acme.com', 'Initech', 'globex.com', 'https://www.linkedin.com/company/umbrella', { name: 'Hooli', domain: 'hooli.xyz' }]);
+    const signal = await newWatchlist([
+      'acme.com',
+      'Initech',
+      'globex.com',
+      'https://www.linkedin.com/company/umbrella',
+      { name: 'Hooli', domain: 'hooli.xyz' },
+    ]);
     const before = await listAll(signal.id);
     const acme = before.items.find((i: { domain: string | null }) => i.domain === 'acme.com');
 
@@ -141,7 +175,10 @@ describe('DELETE /api/v1/watchlists/{signalId}/companies', () => {
     expect(byCompanies).toEqual({ removed: 3 });
     expect(identities(await listAll(signal.id))).toEqual(['hooli.xyz']);
 
-    const both = expectStatus(await api.delete(companiesPath(signal.id), { ids: [UNKNOWN_ID], companies: ['hooli.xyz'] }), 200);
+    const both = expectStatus(
+      await api.delete(companiesPath(signal.id), { ids: [UNKNOWN_ID], companies: ['hooli.xyz'] }),
+      200,
+    );
     expect(both).toEqual({ removed: 1 });
     expect((await listAll(signal.id)).total).toBe(0);
   });
@@ -151,16 +188,23 @@ describe('DELETE /api/v1/watchlists/{signalId}/companies', () => {
     expectError(await api.delete(companiesPath(signal.id), {}), 422, 'VALIDATION_ERROR');
     expectError(await api.delete(companiesPath(signal.id), { ids: [] }), 422, 'VALIDATION_ERROR');
     expectError(await api.delete(companiesPath(signal.id), { ids: ['not-a-uuid'] }), 422, 'VALIDATION_ERROR');
-    const malformed = await call(`${stack.url}/api/v1${companiesPath(signal.id)}`, { method: 'DELETE', token: apiKey, rawBody: '{"ids": [' });
+    const malformed = await call(`${stack.url}/api/v1${companiesPath(signal.id)}`, {
+      method: 'DELETE',
+      token: apiKey,
+      rawBody: '{"ids": [',
+    });
     expectError(malformed, 400, 'INVALID_REQUEST');
     expect((await listAll(signal.id)).total).toBe(1);
   });
 });
 
 describe('which signals have a watchlist', () => {
-  test('a job-changes signal, another account\'s watchlist, an unknown and a malformed id are 404 on every method', async () => {
+  test("a job-changes signal, another account's watchlist, an unknown and a malformed id are 404 on every method", async () => {
     const jobChanges = expectStatus(await api.post('/signals/job-changes', jobChangesBody()), 201);
-    const foreign = expectStatus(await otherApi.post('/signals/account-watchlist', watchlistBody({ config: { companies: ['acme.com'] } })), 201);
+    const foreign = expectStatus(
+      await otherApi.post('/signals/account-watchlist', watchlistBody({ config: { companies: ['acme.com'] } })),
+      201,
+    );
     for (const id of [jobChanges.id, foreign.id, UNKNOWN_ID, 'not-a-uuid']) {
       expectError(await api.get(companiesPath(id)), 404, 'NOT_FOUND');
       expectError(await api.post(companiesPath(id), { companies: ['globex.com'] }), 404, 'NOT_FOUND');

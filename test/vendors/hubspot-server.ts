@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { hasMalformedJson, startVendorServer, type ReceivedRequest, type VendorAnswer, type VendorServer } from './vendor-server';
+import {
+  hasMalformedJson,
+  startVendorServer,
+  type ReceivedRequest,
+  type VendorAnswer,
+  type VendorServer,
+} from './vendor-server';
 
 /**
  * A local HubSpot CRM (no base path): Bearer access token, errors as
@@ -50,12 +56,16 @@ export async function start(options: { accessToken?: string } = {}): Promise<Hub
   };
 
   function searchCompanies(body: Record<string, unknown>): VendorAnswer {
-    const groups = (body.filterGroups ?? []) as { filters?: { propertyName: string; operator: string; value: string }[] }[];
+    const groups = (body.filterGroups ?? []) as {
+      filters?: { propertyName: string; operator: string; value: string }[];
+    }[];
     const matches = companies.filter(
       (c) =>
         groups.length === 0 ||
         groups.some((g) =>
-          (g.filters ?? []).every((f) => f.operator === 'EQ' && (c.properties[f.propertyName] ?? '').toLowerCase() === f.value.toLowerCase()),
+          (g.filters ?? []).every(
+            (f) => f.operator === 'EQ' && (c.properties[f.propertyName] ?? '').toLowerCase() === f.value.toLowerCase(),
+          ),
         ),
     );
     const limit = typeof body.limit === 'number' ? body.limit : 10;
@@ -96,9 +106,12 @@ export async function start(options: { accessToken?: string } = {}): Promise<Hub
   }
 
   function associate(contactId: string, companyId: string): VendorAnswer {
-    if (!contacts.some((c) => c.id === contactId)) return error(404, 'OBJECT_NOT_FOUND', `No contact with ID ${contactId}`);
-    if (!companies.some((c) => c.id === companyId)) return error(404, 'OBJECT_NOT_FOUND', `No company with ID ${companyId}`);
-    if (!associations.some((a) => a.contactId === contactId && a.companyId === companyId)) associations.push({ contactId, companyId });
+    if (!contacts.some((c) => c.id === contactId))
+      return error(404, 'OBJECT_NOT_FOUND', `No contact with ID ${contactId}`);
+    if (!companies.some((c) => c.id === companyId))
+      return error(404, 'OBJECT_NOT_FOUND', `No company with ID ${companyId}`);
+    if (!associations.some((a) => a.contactId === contactId && a.companyId === companyId))
+      associations.push({ contactId, companyId });
     const spec = (associationTypeId: number) => ({ associationCategory: 'HUBSPOT_DEFINED', associationTypeId });
     return {
       status: 200,
@@ -117,7 +130,13 @@ export async function start(options: { accessToken?: string } = {}): Promise<Hub
     handle,
     failureBody: (status) =>
       status === 429
-        ? { status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', policyName: 'SECONDLY', correlationId: randomUUID() }
+        ? {
+            status: 'error',
+            message: 'You have reached your secondly limit.',
+            errorType: 'RATE_LIMIT',
+            policyName: 'SECONDLY',
+            correlationId: randomUUID(),
+          }
         : error(status, 'INTERNAL_ERROR', 'internal error').body,
   });
 
@@ -126,9 +145,19 @@ export async function start(options: { accessToken?: string } = {}): Promise<Hub
 
 function asObject(record: HubSpotRecord) {
   const now = new Date().toISOString();
-  return { id: record.id, properties: { ...record.properties, hs_object_id: record.id }, createdAt: now, updatedAt: now, archived: false };
+  return {
+    id: record.id,
+    properties: { ...record.properties, hs_object_id: record.id },
+    createdAt: now,
+    updatedAt: now,
+    archived: false,
+  };
 }
 
 function propertyDoesNotExist(name: string): VendorAnswer {
-  return error(400, 'VALIDATION_ERROR', `Property values were not valid: [{"isValid":false,"message":"Property \\"${name}\\" does not exist","error":"PROPERTY_DOESNT_EXIST","name":"${name}"}]`);
+  return error(
+    400,
+    'VALIDATION_ERROR',
+    `Property values were not valid: [{"isValid":false,"message":"Property \\"${name}\\" does not exist","error":"PROPERTY_DOESNT_EXIST","name":"${name}"}]`,
+  );
 }

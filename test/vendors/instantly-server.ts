@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { hasMalformedJson, startVendorServer, type ReceivedRequest, type VendorAnswer, type VendorServer } from './vendor-server';
+import {
+  hasMalformedJson,
+  startVendorServer,
+  type ReceivedRequest,
+  type VendorAnswer,
+  type VendorServer,
+} from './vendor-server';
 
 /**
  * A local Instantly API v2 (base path `/api/v2`): `Authorization: Bearer <key>`, errors in the
@@ -34,7 +40,8 @@ const error = (statusCode: number, message: string): VendorAnswer => ({
   status: statusCode,
   body: {
     statusCode,
-    error: { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests' }[statusCode] ?? 'Error',
+    error:
+      { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 429: 'Too Many Requests' }[statusCode] ?? 'Error',
     message,
   },
 });
@@ -66,23 +73,35 @@ export async function start(options: { apiKey?: string; workspaceName?: string }
   }
 
   function createLead(req: ReceivedRequest): VendorAnswer {
-    if (hasMalformedJson(req) || typeof req.body !== 'object' || req.body === null) return error(400, 'body must be object');
+    if (hasMalformedJson(req) || typeof req.body !== 'object' || req.body === null)
+      return error(400, 'body must be object');
     const body = req.body as Record<string, unknown>;
-    if (body.campaign !== undefined && typeof body.email !== 'string') return error(400, 'body/email is required with campaign');
+    if (body.campaign !== undefined && typeof body.email !== 'string')
+      return error(400, 'body/email is required with campaign');
     const custom = body.custom_variables;
     if (custom !== undefined && Object.values(custom as object).some((v) => v !== null && typeof v === 'object')) {
       return error(400, 'body/custom_variables values must be string, number, boolean or null');
     }
-    if (body.campaign !== undefined && !campaigns.some((c) => c.id === body.campaign)) return error(404, 'Campaign not found');
+    if (body.campaign !== undefined && !campaigns.some((c) => c.id === body.campaign))
+      return error(404, 'Campaign not found');
     const email = String(body.email).toLowerCase();
-    const inCampaign = leads.some((l) => String(l.body.email).toLowerCase() === email && l.body.campaign === body.campaign);
+    const inCampaign = leads.some(
+      (l) => String(l.body.email).toLowerCase() === email && l.body.campaign === body.campaign,
+    );
     if (body.skip_if_in_campaign === true && inCampaign) return { status: 200, body: {} };
     const lead = { id: randomUUID(), body };
     leads.push(lead);
     const { custom_variables, skip_if_in_campaign: _skip, ...fields } = body;
     return {
       status: 200,
-      body: { id: lead.id, timestamp_created: new Date().toISOString(), organization: 'org-local', status: 1, ...fields, payload: custom_variables ?? {} },
+      body: {
+        id: lead.id,
+        timestamp_created: new Date().toISOString(),
+        organization: 'org-local',
+        status: 1,
+        ...fields,
+        payload: custom_variables ?? {},
+      },
     };
   }
 

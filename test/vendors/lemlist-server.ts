@@ -1,4 +1,10 @@
-import { hasMalformedJson, startVendorServer, type ReceivedRequest, type VendorAnswer, type VendorServer } from './vendor-server';
+import {
+  hasMalformedJson,
+  startVendorServer,
+  type ReceivedRequest,
+  type VendorAnswer,
+  type VendorServer,
+} from './vendor-server';
 
 /**
  * A local lemlist (base path `/api`) as developer.lemlist.com and l3mpire/lemlist-developer
@@ -49,7 +55,13 @@ export async function start(options: { apiKey?: string; teamName?: string } = {}
     if (req.method === 'GET' && req.path === '/team') {
       return {
         status: 200,
-        body: { _id: 'tea_local', name: options.teamName ?? 'Pied Piper', userIds: ['usr_local'], apiKey, billing: { ok: true } },
+        body: {
+          _id: 'tea_local',
+          name: options.teamName ?? 'Pied Piper',
+          userIds: ['usr_local'],
+          apiKey,
+          billing: { ok: true },
+        },
       };
     }
     if (req.method === 'GET' && req.path === '/campaigns') return listCampaigns(req);
@@ -71,13 +83,21 @@ export async function start(options: { apiKey?: string; teamName?: string } = {}
       status: 200,
       body: {
         campaigns: page.map((c) => ({ ...c, createdBy: 'usr_local', hasError: false, errors: [] })),
-        pagination: { totalRecords: campaigns.length, currentPage, nextPage: currentPage < totalPage ? currentPage + 1 : null, totalPage },
+        pagination: {
+          totalRecords: campaigns.length,
+          currentPage,
+          nextPage: currentPage < totalPage ? currentPage + 1 : null,
+          totalPage,
+        },
       },
     };
   }
 
   function addLeadTo(req: ReceivedRequest, campaignId: string, email: string): VendorAnswer {
-    if (hasMalformedJson(req) || (req.body !== undefined && (typeof req.body !== 'object' || Array.isArray(req.body)))) {
+    if (
+      hasMalformedJson(req) ||
+      (req.body !== undefined && (typeof req.body !== 'object' || Array.isArray(req.body)))
+    ) {
       return { status: 400, body: 'Body must be a JSON object' };
     }
     const campaign = campaigns.find((c) => c._id === campaignId);

@@ -1,4 +1,10 @@
-import { hasMalformedJson, startVendorServer, type ReceivedRequest, type VendorAnswer, type VendorServer } from './vendor-server';
+import {
+  hasMalformedJson,
+  startVendorServer,
+  type ReceivedRequest,
+  type VendorAnswer,
+  type VendorServer,
+} from './vendor-server';
 
 /**
  * A local Smartlead (base path `/api/v1`): the key only as `?api_key=` (401 when missing or
@@ -38,7 +44,8 @@ export async function start(options: { apiKey?: string } = {}): Promise<Smartlea
 
   const handle = (req: ReceivedRequest): VendorAnswer => {
     if (req.query.api_key !== apiKey) return { status: 401, body: { message: 'Invalid or missing API key' } };
-    if (req.method === 'GET' && (req.path === '/campaigns/' || req.path === '/campaigns')) return { status: 200, body: campaigns };
+    if (req.method === 'GET' && (req.path === '/campaigns/' || req.path === '/campaigns'))
+      return { status: 200, body: campaigns };
     const add = /^\/campaigns\/([^/]+)\/leads\/?$/.exec(req.path);
     if (req.method === 'POST' && add) return addLeads(req, Number(add[1]));
     return { status: 404, body: { message: `Cannot ${req.method} ${req.path}` } };
@@ -49,7 +56,8 @@ export async function start(options: { apiKey?: string } = {}): Promise<Smartlea
     if (hasMalformedJson(req) || !body || !Array.isArray(body.lead_list) || body.lead_list.length === 0) {
       return { status: 400, body: { message: 'lead_list must be a non-empty array' } };
     }
-    if (body.lead_list.length > MAX_LEADS_PER_REQUEST) return { status: 400, body: { message: 'Max 400 leads per request' } };
+    if (body.lead_list.length > MAX_LEADS_PER_REQUEST)
+      return { status: 400, body: { message: 'Max 400 leads per request' } };
     if (!campaigns.some((c) => c.id === campaignId)) return { status: 404, body: { message: 'Campaign not found' } };
     const allowOtherCampaigns = body.settings?.ignore_duplicate_leads_in_other_campaign === true;
     const skipped: { email: string; reason: string }[] = [];
@@ -57,8 +65,10 @@ export async function start(options: { apiKey?: string } = {}): Promise<Smartlea
     for (const lead of body.lead_list as Record<string, unknown>[]) {
       const email = String(lead.email ?? '').toLowerCase();
       const same = (l: SmartleadLead) => String(l.lead.email).toLowerCase() === email;
-      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return { status: 422, body: { message: `Invalid email: ${email}` } };
-      if (leads.some((l) => same(l) && l.campaignId === campaignId)) skipped.push({ email, reason: 'already_in_campaign' });
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email))
+        return { status: 422, body: { message: `Invalid email: ${email}` } };
+      if (leads.some((l) => same(l) && l.campaignId === campaignId))
+        skipped.push({ email, reason: 'already_in_campaign' });
       else if (!allowOtherCampaigns && leads.some(same)) skipped.push({ email, reason: 'duplicate_in_other_campaign' });
       else {
         leads.push({ campaignId, lead });
@@ -67,7 +77,13 @@ export async function start(options: { apiKey?: string } = {}): Promise<Smartlea
     }
     return {
       status: 200,
-      body: { ok: true, added_count: added, skipped_count: skipped.length, skipped_leads: skipped, total_leads: body.lead_list.length },
+      body: {
+        ok: true,
+        added_count: added,
+        skipped_count: skipped.length,
+        skipped_leads: skipped,
+        total_leads: body.lead_list.length,
+      },
     };
   }
 
@@ -83,7 +99,13 @@ export async function start(options: { apiKey?: string } = {}): Promise<Smartlea
     campaigns,
     leads,
     addCampaign(name: string, status = 'ACTIVE') {
-      const campaign = { id: 1000 + campaigns.length + 1, name, status, created_at: new Date().toISOString(), client_id: null };
+      const campaign = {
+        id: 1000 + campaigns.length + 1,
+        name,
+        status,
+        created_at: new Date().toISOString(),
+        client_id: null,
+      };
       campaigns.push(campaign);
       return campaign;
     },

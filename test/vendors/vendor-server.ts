@@ -76,7 +76,11 @@ export async function startVendorServer(options: VendorServerOptions): Promise<V
     if (failure) {
       const headers: Record<string, string> = { ...failure.options.headers };
       if (failure.options.retryAfter !== undefined) headers['retry-after'] = String(failure.options.retryAfter);
-      return { status: failure.status, headers, body: failure.options.body ?? options.failureBody(failure.status, request) };
+      return {
+        status: failure.status,
+        headers,
+        body: failure.options.body ?? options.failureBody(failure.status, request),
+      };
     }
     if (request.path === '') return { status: 404, body: 'Not Found' };
     return options.handle(request);

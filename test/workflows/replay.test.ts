@@ -20,7 +20,9 @@ type History = temporal.api.history.v1.IHistory;
 
 const testBed = deliveryTestBed({ env: DELIVERY_ENV, credits: 1000 });
 
-async function replay(histories: Array<{ workflowId: string; history: History }>): Promise<Array<{ workflowId: string; error?: string }>> {
+async function replay(
+  histories: Array<{ workflowId: string; history: History }>,
+): Promise<Array<{ workflowId: string; error?: string }>> {
   const results: Array<{ workflowId: string; error?: string }> = [];
   const workflowBundle = { codePath: process.env.TEST_WORKFLOW_BUNDLE! };
   for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
@@ -44,7 +46,11 @@ test('the histories this code makes (delivered, retried, failed, cancelled leads
   const { stack, account } = testBed;
   const r = await testBed.receiver();
   // By the lead's person: one delivered at once, one after a 500, one failed for good (410).
-  const firstAnswer: Record<string, { status: number }> = { Lovelace0: { status: 200 }, Lovelace1: { status: 500 }, Lovelace2: { status: 410 } };
+  const firstAnswer: Record<string, { status: number }> = {
+    Lovelace0: { status: 200 },
+    Lovelace1: { status: 500 },
+    Lovelace2: { status: 410 },
+  };
   const answered = new Set<string>();
   r.answerWith((body) => {
     const person = body?.contact?.last_name as string;
@@ -53,8 +59,14 @@ test('the histories this code makes (delivered, retried, failed, cancelled leads
     return firstAnswer[person] ?? { status: 503 };
   });
   const signalId = await leadsTo(stack, account, r.url, 3);
-  const deliveries = await waitForDeliveries(stack, account, signalId, (items) => items.length === 3 && items.every((d) => d.status !== 'pending'));
-  const api = (method: string, suffix: string) => call(`${stack.url}/api/v1/signals/${signalId}${suffix}`, { token: account.apiKey, method });
+  const deliveries = await waitForDeliveries(
+    stack,
+    account,
+    signalId,
+    (items) => items.length === 3 && items.every((d) => d.status !== 'pending'),
+  );
+  const api = (method: string, suffix: string) =>
+    call(`${stack.url}/api/v1/signals/${signalId}${suffix}`, { token: account.apiKey, method });
   expect((await api('POST', '/pause')).status).toBe(200);
   expect((await api('POST', '/resume')).status).toBe(200);
   const replayed = await api('POST', '/replay-webhook');
@@ -65,31 +77,52 @@ test('the histories this code makes (delivered, retried, failed, cancelled leads
   const doomedSignalId = await leadsTo(stack, account, stuck.url, 1);
   await stuck.waitFor(2);
   await sleep(300);
-  expect((await call(`${stack.url}/api/v1/signals/${doomedSignalId}`, { token: account.apiKey, method: 'DELETE' })).status).toBe(204);
+  expect(
+    (await call(`${stack.url}/api/v1/signals/${doomedSignalId}`, { token: account.apiKey, method: 'DELETE' })).status,
+  ).toBe(204);
 
   const [doomed] = await stack.db.query(`SELECT id FROM leads WHERE signal_id = $1`, [doomedSignalId]);
-  const [replayRun] = await stack.db.query(`SELECT DISTINCT kind FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`, [signalId]);
+  const [replayRun] = await stack.db.query(
+    `SELECT DISTINCT kind FROM deliveries WHERE signal_id = $1 AND kind = 'replay'`,
+    [signalId],
+  );
   expect(replayRun).toEqual({ kind: 'replay' });
   // Every run of the signal workflow: it continues as new after each batch of leads it starts.
   const signalRuns: Array<[string, WorkflowHandle]> = [];
-  for await (const execution of stack.temporal.workflow.list({ query: `WorkflowId = '${signalWorkflowId(signalId)}'` })) {
-    signalRuns.push([`signal-${execution.startTime.toISOString().replace(/[^0-9]/g, '')}`, stack.temporal.workflow.getHandle(execution.workflowId, execution.runId)]);
+  for await (const execution of stack.temporal.workflow.list({
+    query: `WorkflowId = '${signalWorkflowId(signalId)}'`,
+  })) {
+    signalRuns.push([
+      `signal-${execution.startTime.toISOString().replace(/[^0-9]/g, '')}`,
+      stack.temporal.workflow.getHandle(execution.workflowId, execution.runId),
+    ]);
   }
   expect(signalRuns.length).toBeGreaterThanOrEqual(2);
   const handles: Array<[string, WorkflowHandle]> = [
     ...signalRuns,
     ['lead-cancelled', stack.temporal.workflow.getHandle(leadWorkflowId(doomed.id))],
-    ...deliveries.map((d, i): [string, WorkflowHandle] => [`lead-${i}`, stack.temporal.workflow.getHandle(leadWorkflowId(d.leadId))]),
+    ...deliveries.map((d, i): [string, WorkflowHandle] => [
+      `lead-${i}`,
+      stack.temporal.workflow.getHandle(leadWorkflowId(d.leadId)),
+    ]),
   ];
   await stack.temporal.workflow.getHandle(leadWorkflowId(doomed.id)).result();
   // Visibility is eventually consistent: the replay run is listed within a moment.
   for (const until = Date.now() + 10_000; !handles.some(([name]) => name === 'replay'); await sleep(200)) {
     if (Date.now() > until) throw new Error('the replay workflow was not listed');
-    for await (const execution of stack.temporal.workflow.list({ query: `WorkflowType = 'replayWorkflow' AND SignalId = '${signalId}'` })) {
+    for await (const execution of stack.temporal.workflow.list({
+      query: `WorkflowType = 'replayWorkflow' AND SignalId = '${signalId}'`,
+    })) {
       handles.push(['replay', stack.temporal.workflow.getHandle(execution.workflowId)]);
     }
   }
-  const histories = await Promise.all(handles.map(async ([name, handle]) => ({ name, workflowId: handle.workflowId, history: await handle.fetchHistory() })));
+  const histories = await Promise.all(
+    handles.map(async ([name, handle]) => ({
+      name,
+      workflowId: handle.workflowId,
+      history: await handle.fetchHistory(),
+    })),
+  );
 
   expect(await replay(histories)).toEqual(histories.map(({ workflowId }) => ({ workflowId })));
   if (process.env.RECORD_WORKFLOW_HISTORIES) {

@@ -15,7 +15,17 @@ import {
   signalWorkflowId,
 } from '../../src/temporal/contract';
 import { startReceiver, type Receiver } from '../deliveries/receiver';
-import { client, createSignal, daysAgo, expectStatus, ingest, jobChanger, settled, startLeadsStack, waitFor } from '../leads/fixtures';
+import {
+  client,
+  createSignal,
+  daysAgo,
+  expectStatus,
+  ingest,
+  jobChanger,
+  settled,
+  startLeadsStack,
+  waitFor,
+} from '../leads/fixtures';
 
 /** What an operator finds in the Temporal Web UI, and what the API asks the workflows. */
 
@@ -33,7 +43,10 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
   const account = await createAccount(stack, { credits: 100 });
   const api = client(stack, account);
   receiver = await startReceiver({ secret: account.webhookSecret });
-  const changer = jobChanger('ui-1', daysAgo(3), { title: 'Chief Technology Officer', person: { firstName: 'Jane', lastName: 'Doe' } });
+  const changer = jobChanger('ui-1', daysAgo(3), {
+    title: 'Chief Technology Officer',
+    person: { firstName: 'Jane', lastName: 'Doe' },
+  });
   await ingest(stack, changer.records);
   const signal = await createSignal(api, 'job-changes', {
     name: 'Web UI',
@@ -52,7 +65,9 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
   expect(description.typedSearchAttributes.get(SignalTypeKey)).toBe('job_changes');
   expect(description.typedSearchAttributes.get(LeadIdKey)).toBe(lead.id);
   expect(description.typedSearchAttributes.get(RoutesKey)).toEqual(['webhook']);
-  expect(await description.staticSummary()).toBe(`Jane Doe, Chief Technology Officer at ${changer.company.name}: job change → webhook`);
+  expect(await description.staticSummary()).toBe(
+    `Jane Doe, Chief Technology Officer at ${changer.company.name}: job change → webhook`,
+  );
   const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   expect(metadata.currentDetails).toMatch(/^- \*\*webhook\*\*: delivered — delivered \(200\)/);
 
@@ -67,16 +82,24 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
       }
       return runs;
     },
-    (runs) => runs.some((run) => run.type === 'leadWorkflow') && runs.filter((run) => run.type === 'signalWorkflow').length === 2,
+    (runs) =>
+      runs.some((run) => run.type === 'leadWorkflow') &&
+      runs.filter((run) => run.type === 'signalWorkflow').length === 2,
   );
-  expect(new Set(found.map((run) => run.workflowId))).toEqual(new Set([leadWorkflowId(lead.id), signalWorkflowId(signal.id)]));
+  expect(new Set(found.map((run) => run.workflowId))).toEqual(
+    new Set([leadWorkflowId(lead.id), signalWorkflowId(signal.id)]),
+  );
   expect(found.filter((run) => run.type === 'leadWorkflow')).toHaveLength(1);
 });
 
 test('the signal workflow keeps SignalStatus true, so one query lists every paused signal', async () => {
   const account = await createAccount(stack, { credits: 100 });
   const api = client(stack, account);
-  const signal = await createSignal(api, 'job-changes', { name: 'Status', status: 'active', config: { jobTitles: ['Chief Revenue Officer'] } });
+  const signal = await createSignal(api, 'job-changes', {
+    name: 'Status',
+    status: 'active',
+    config: { jobTitles: ['Chief Revenue Officer'] },
+  });
   await settled(stack, signal.id);
   const handle = stack.temporal.workflow.getHandle(signalWorkflowId(signal.id));
   expect((await handle.describe()).typedSearchAttributes.get(SignalStatusKey)).toBe('active');
@@ -88,7 +111,9 @@ test('the signal workflow keeps SignalStatus true, so one query lists every paus
     for await (const execution of stack.temporal.workflow.list({ query })) ids.push(execution.workflowId);
     return ids;
   };
-  expect(await waitFor('the paused signal to be listed', paused, (ids) => ids.length === 1)).toEqual([signalWorkflowId(signal.id)]);
+  expect(await waitFor('the paused signal to be listed', paused, (ids) => ids.length === 1)).toEqual([
+    signalWorkflowId(signal.id),
+  ]);
 
   expectStatus(await api.post(`/signals/${signal.id}/resume`), 200);
   await waitFor('the resumed signal to leave the list', paused, (ids) => ids.length === 0);
@@ -99,7 +124,11 @@ test('the activity endpoint asks the workflow, and answers from PostgreSQL alone
   const account = await createAccount(stack, { credits: 100 });
   const api = client(stack, account);
   await ingest(stack, jobChanger('ui-3', daysAgo(2), { title: 'Chief Marketing Officer' }).records);
-  const signal = await createSignal(api, 'job-changes', { name: 'Activity', status: 'active', config: { jobTitles: ['Chief Marketing Officer'] } });
+  const signal = await createSignal(api, 'job-changes', {
+    name: 'Activity',
+    status: 'active',
+    config: { jobTitles: ['Chief Marketing Officer'] },
+  });
   await settled(stack, signal.id);
 
   const live = expectStatus(await api.get(`/signals/${signal.id}/activity`), 200);
@@ -118,7 +147,9 @@ test('the activity endpoint asks the workflow, and answers from PostgreSQL alone
   expect(Date.parse(live.nextEvaluationAt) - Date.parse(live.lastEvaluatedAt)).toBe(3_600_000);
 
   // A Temporal that does not answer (nothing listens there): the read still answers, marked as such.
-  const unreachable = new TemporalClient({ connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 200 }) });
+  const unreachable = new TemporalClient({
+    connection: Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 200 }),
+  });
   const lifecycle = new TemporalSignalLifecycle(stack.db, stack.config, createLogger('silent', 'test'), unreachable);
   const reader = new SignalActivityReader(stack.db, stack.services.signals, (id) => lifecycle.liveState(id));
   expect(await reader.read(account.accountId, signal.id)).toEqual({

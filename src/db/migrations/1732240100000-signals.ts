@@ -26,7 +26,9 @@ export class Signals1732240100000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now(),
         deleted_at timestamptz
       )`);
-    await q.query(`CREATE INDEX signals_account_created ON signals (account_id, created_at DESC) WHERE deleted_at IS NULL`);
+    await q.query(
+      `CREATE INDEX signals_account_created ON signals (account_id, created_at DESC) WHERE deleted_at IS NULL`,
+    );
     await q.query(`CREATE INDEX signals_active ON signals (status) WHERE deleted_at IS NULL`);
     await q.query(`
       CREATE TABLE watched_companies (
@@ -42,7 +44,9 @@ export class Signals1732240100000 implements MigrationInterface {
         UNIQUE (signal_id, identity)
       )`);
     await q.query(`CREATE INDEX watched_companies_domain ON watched_companies (domain) WHERE domain IS NOT NULL`);
-    await q.query(`CREATE INDEX watched_companies_url ON watched_companies (linkedin_url) WHERE linkedin_url IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX watched_companies_url ON watched_companies (linkedin_url) WHERE linkedin_url IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX watched_companies_name ON watched_companies (name_key) WHERE name_key IS NOT NULL`);
   }
 

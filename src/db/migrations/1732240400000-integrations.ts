@@ -27,7 +27,9 @@ export class Integrations1732240400000 implements MigrationInterface {
     await q.query(`CREATE INDEX integrations_account_provider ON integrations (account_id, provider, connected_at)`);
     // Which connected account a sequencer delivery pushes through, fixed when the delivery is
     // created so that connecting a second account later never moves a lead already on its way.
-    await q.query(`ALTER TABLE deliveries ADD COLUMN integration_id uuid REFERENCES integrations(id) ON DELETE SET NULL`);
+    await q.query(
+      `ALTER TABLE deliveries ADD COLUMN integration_id uuid REFERENCES integrations(id) ON DELETE SET NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

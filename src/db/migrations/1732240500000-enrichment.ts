@@ -62,6 +62,7 @@ export class Enrichment1732240500000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS people_company_name`);
     await q.query(`DROP INDEX IF EXISTS people_email_lower`);
-    for (const table of ['phone_lookups', 'enrichment_jobs', 'lookup_slots']) await q.query(`DROP TABLE IF EXISTS ${table}`);
+    for (const table of ['phone_lookups', 'enrichment_jobs', 'lookup_slots'])
+      await q.query(`DROP TABLE IF EXISTS ${table}`);
   }
 }

@@ -18,7 +18,7 @@ export class FundraisingAndHiring1732240800000 implements MigrationInterface {
     // Lead fields the specification fills "only with enrichment" and the provider's person record may carry.
     await q.query(`ALTER TABLE companies ADD COLUMN homepage_title text, ADD COLUMN meta_description text`);
     await q.query(`ALTER TABLE people ADD COLUMN sales_navigator_url text`);
-    for (let after = ''; ; ) {
+    for (let after = ''; ;) {
       const rows: { id: string; title: string | null; location: string | null }[] = await q.query(
         `SELECT id, data->>'job_offer_title' AS title, data->>'job_offer_location' AS location FROM events
          WHERE type IN ('job_offers', 'recruitment_campaign') AND id > $1 ORDER BY id LIMIT 1000`,

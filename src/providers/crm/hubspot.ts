@@ -70,12 +70,18 @@ export class HubSpotCrm {
    * search index lags creation by seconds: two pushes for one new domain at once can both create.
    */
   private async upsertCompany(token: string, domain: string, lead: CrmLead): Promise<string> {
-    const search = this.call(token, 'POST /crm/v3/objects/companies/search', 'POST', '/crm/v3/objects/companies/search', {
-      filterGroups: [{ filters: [{ propertyName: 'domain', operator: 'EQ', value: domain }] }],
-      sorts: [{ propertyName: 'createdate', direction: 'ASCENDING' }],
-      properties: ['domain', 'name'],
-      limit: 1,
-    });
+    const search = this.call(
+      token,
+      'POST /crm/v3/objects/companies/search',
+      'POST',
+      '/crm/v3/objects/companies/search',
+      {
+        filterGroups: [{ filters: [{ propertyName: 'domain', operator: 'EQ', value: domain }] }],
+        sorts: [{ propertyName: 'createdate', direction: 'ASCENDING' }],
+        properties: ['domain', 'name'],
+        limit: 1,
+      },
+    );
     const found = (await vendorRequestOk(search)).body as { results?: { id?: unknown }[] } | undefined;
     if (!found || !Array.isArray(found.results)) throw unexpectedReply(search, 'no results array');
     const existing = found.results[0]?.id;
@@ -93,11 +99,19 @@ export class HubSpotCrm {
    */
   private async upsertContact(token: string, lead: CrmLead): Promise<string> {
     const properties = withoutEmpty(
-      Object.fromEntries(Object.entries(CONTACT_PROPERTIES).map(([ours, theirs]) => [theirs, lead[ours as keyof CrmLead]])),
+      Object.fromEntries(
+        Object.entries(CONTACT_PROPERTIES).map(([ours, theirs]) => [theirs, lead[ours as keyof CrmLead]]),
+      ),
     );
-    const call = this.call(token, 'POST /crm/v3/objects/contacts/batch/upsert', 'POST', '/crm/v3/objects/contacts/batch/upsert', {
-      inputs: [{ id: lead.email, idProperty: 'email', properties }],
-    });
+    const call = this.call(
+      token,
+      'POST /crm/v3/objects/contacts/batch/upsert',
+      'POST',
+      '/crm/v3/objects/contacts/batch/upsert',
+      {
+        inputs: [{ id: lead.email, idProperty: 'email', properties }],
+      },
+    );
     const body = (await vendorRequestOk(call)).body as { results?: { id?: unknown }[]; errors?: unknown[] } | undefined;
     const id = body?.results?.[0]?.id;
     if (id !== undefined) return String(id);
@@ -114,10 +128,18 @@ export class HubSpotCrm {
   /** v4 "default association" (HubSpot-defined contact→company, type 279): no body needed. */
   private async associate(token: string, contactId: string, companyId: string): Promise<void> {
     const path = `/crm/v4/objects/contacts/${encodeURIComponent(contactId)}/associations/default/companies/${encodeURIComponent(companyId)}`;
-    await vendorRequestOk(this.call(token, 'PUT /crm/v4/objects/contacts/{id}/associations/default/companies/{id}', 'PUT', path));
+    await vendorRequestOk(
+      this.call(token, 'PUT /crm/v4/objects/contacts/{id}/associations/default/companies/{id}', 'PUT', path),
+    );
   }
 
-  private call(token: string, operation: string, method: VendorCall['method'], path: string, json?: unknown): VendorCall {
+  private call(
+    token: string,
+    operation: string,
+    method: VendorCall['method'],
+    path: string,
+    json?: unknown,
+  ): VendorCall {
     return {
       vendor: this.name,
       operation,

@@ -21,6 +21,8 @@ export interface DataProvider {
 }
 
 /** The sink every provider is given: the service's ingestion. */
-export function ingestionSink(ingestion: { ingest(input: string | readonly unknown[]): Promise<IngestResult> }): IngestSink {
+export function ingestionSink(ingestion: {
+  ingest(input: string | readonly unknown[]): Promise<IngestResult>;
+}): IngestSink {
   return (records) => ingestion.ingest(records);
 }

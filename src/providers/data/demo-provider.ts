@@ -62,14 +62,19 @@ export class DemoStore {
        FROM companies WHERE id LIKE 'demo-company-%' ORDER BY random() LIMIT $1`,
       [size],
     );
-    const people: (CompanyRow & { person_id: string; first_name: string; last_name: string; title: string; started_on: string | null })[] =
-      await this.db.query(
-        `SELECT p.id AS person_id, p.first_name, p.last_name, p.title, p.started_on,
+    const people: (CompanyRow & {
+      person_id: string;
+      first_name: string;
+      last_name: string;
+      title: string;
+      started_on: string | null;
+    })[] = await this.db.query(
+      `SELECT p.id AS person_id, p.first_name, p.last_name, p.title, p.started_on,
                 c.id, c.name, c.domain, c.industry, c.employee_count, c.hq_city, c.hq_country_code
          FROM people p JOIN companies c ON c.id = p.company_id
          WHERE p.id LIKE 'demo-person-%' ORDER BY random() LIMIT $1`,
-        [size],
-      );
+      [size],
+    );
     return {
       companies: companies.map(companyOf),
       people: people.map((row) => ({

@@ -101,8 +101,21 @@ const COMMON_INDUSTRIES: Readonly<Record<string, readonly string[]>> = {
     'Legal Services',
     'Accounting',
   ],
-  'Financial Services': ['Financial Services', 'Banking', 'Insurance', 'Investment Management', 'Venture Capital and Private Equity Principals', 'Capital Markets'],
-  'Hospitals and Health Care': ['Hospitals and Health Care', 'Hospitals', 'Medical Practices', 'Medical and Diagnostic Laboratories', 'Mental Health Care'],
+  'Financial Services': [
+    'Financial Services',
+    'Banking',
+    'Insurance',
+    'Investment Management',
+    'Venture Capital and Private Equity Principals',
+    'Capital Markets',
+  ],
+  'Hospitals and Health Care': [
+    'Hospitals and Health Care',
+    'Hospitals',
+    'Medical Practices',
+    'Medical and Diagnostic Laboratories',
+    'Mental Health Care',
+  ],
 };
 
 const NAME_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
@@ -119,18 +132,108 @@ const NAME_SUFFIXES: Readonly<Record<string, readonly string[]>> = {
 const DEFAULT_SUFFIXES = ['Group', 'Company', 'Services', 'Holdings', 'Co'];
 
 const NAME_PREFIXES = [
-  'Bright', 'North', 'Blue', 'Clear', 'Silver', 'Iron', 'Swift', 'True', 'Open', 'Deep',
-  'Bold', 'Prime', 'Nova', 'Terra', 'Aero', 'Quantum', 'Vertex', 'Cloud', 'Lumen', 'Hyper',
-  'Crest', 'Arc', 'Echo', 'Pulse', 'Stone', 'Green', 'Red', 'Cedar', 'Maple', 'Oak',
-  'Pine', 'River', 'Sky', 'Sun', 'Star', 'Polar', 'Summit', 'Harbor', 'Atlas', 'Orbit',
-  'Vivid', 'Zen', 'Fusion', 'Signal', 'Beacon', 'Cobalt', 'Amber', 'Coral', 'Granite', 'Wild',
+  'Bright',
+  'North',
+  'Blue',
+  'Clear',
+  'Silver',
+  'Iron',
+  'Swift',
+  'True',
+  'Open',
+  'Deep',
+  'Bold',
+  'Prime',
+  'Nova',
+  'Terra',
+  'Aero',
+  'Quantum',
+  'Vertex',
+  'Cloud',
+  'Lumen',
+  'Hyper',
+  'Crest',
+  'Arc',
+  'Echo',
+  'Pulse',
+  'Stone',
+  'Green',
+  'Red',
+  'Cedar',
+  'Maple',
+  'Oak',
+  'Pine',
+  'River',
+  'Sky',
+  'Sun',
+  'Star',
+  'Polar',
+  'Summit',
+  'Harbor',
+  'Atlas',
+  'Orbit',
+  'Vivid',
+  'Zen',
+  'Fusion',
+  'Signal',
+  'Beacon',
+  'Cobalt',
+  'Amber',
+  'Coral',
+  'Granite',
+  'Wild',
 ];
 const NAME_ROOTS = [
-  'wave', 'peak', 'path', 'stack', 'bridge', 'forge', 'field', 'point', 'line', 'gate',
-  'works', 'mind', 'flow', 'base', 'core', 'scale', 'shift', 'light', 'grid', 'loop',
-  'craft', 'spring', 'stream', 'hub', 'nest', 'port', 'rock', 'vale', 'wood', 'ridge',
-  'view', 'wing', 'spark', 'sense', 'leaf', 'tide', 'bay', 'mark', 'form', 'logic',
-  'metric', 'vector', 'layer', 'sphere', 'cast', 'link', 'dock', 'yard', 'well', 'land',
+  'wave',
+  'peak',
+  'path',
+  'stack',
+  'bridge',
+  'forge',
+  'field',
+  'point',
+  'line',
+  'gate',
+  'works',
+  'mind',
+  'flow',
+  'base',
+  'core',
+  'scale',
+  'shift',
+  'light',
+  'grid',
+  'loop',
+  'craft',
+  'spring',
+  'stream',
+  'hub',
+  'nest',
+  'port',
+  'rock',
+  'vale',
+  'wood',
+  'ridge',
+  'view',
+  'wing',
+  'spark',
+  'sense',
+  'leaf',
+  'tide',
+  'bay',
+  'mark',
+  'form',
+  'logic',
+  'metric',
+  'vector',
+  'layer',
+  'sphere',
+  'cast',
+  'link',
+  'dock',
+  'yard',
+  'well',
+  'land',
 ];
 const NAME_SPACE = NAME_PREFIXES.length * NAME_ROOTS.length;
 // Coprime with NAME_SPACE, so n → (n * step) mod space visits every name once before repeating.
@@ -147,14 +250,53 @@ function brandOf(n: number): { brand: string; slug: string } {
 
 // Markets weighted roughly by B2B data volume; every one has curated major cities.
 const COUNTRY_WEIGHTS: readonly [string, number][] = [
-  ['US', 40], ['GB', 12], ['DE', 8], ['FR', 7], ['CA', 5], ['NL', 4], ['AU', 4], ['ES', 3], ['IN', 3],
-  ['IT', 2], ['SE', 2], ['IE', 2], ['CH', 2], ['IL', 1], ['BR', 1], ['DK', 1], ['PL', 1], ['BE', 1],
-  ['MX', 1], ['JP', 1], ['AE', 1], ['PT', 1], ['NZ', 1], ['ZA', 1],
+  ['US', 40],
+  ['GB', 12],
+  ['DE', 8],
+  ['FR', 7],
+  ['CA', 5],
+  ['NL', 4],
+  ['AU', 4],
+  ['ES', 3],
+  ['IN', 3],
+  ['IT', 2],
+  ['SE', 2],
+  ['IE', 2],
+  ['CH', 2],
+  ['IL', 1],
+  ['BR', 1],
+  ['DK', 1],
+  ['PL', 1],
+  ['BE', 1],
+  ['MX', 1],
+  ['JP', 1],
+  ['AE', 1],
+  ['PT', 1],
+  ['NZ', 1],
+  ['ZA', 1],
 ];
 
 const COUNTRY_TLDS: Readonly<Record<string, string>> = {
-  GB: 'co.uk', DE: 'de', FR: 'fr', NL: 'nl', ES: 'es', IT: 'it', SE: 'se', IE: 'ie', CH: 'ch', DK: 'dk',
-  PL: 'pl', BE: 'be', AU: 'com.au', IN: 'in', BR: 'com.br', MX: 'mx', JP: 'jp', NZ: 'co.nz', ZA: 'co.za', PT: 'pt',
+  GB: 'co.uk',
+  DE: 'de',
+  FR: 'fr',
+  NL: 'nl',
+  ES: 'es',
+  IT: 'it',
+  SE: 'se',
+  IE: 'ie',
+  CH: 'ch',
+  DK: 'dk',
+  PL: 'pl',
+  BE: 'be',
+  AU: 'com.au',
+  IN: 'in',
+  BR: 'com.br',
+  MX: 'mx',
+  JP: 'jp',
+  NZ: 'co.nz',
+  ZA: 'co.za',
+  PT: 'pt',
 };
 
 const SIZE_WEIGHTS: Readonly<Record<CompanySizeBand, number>> = {
@@ -254,13 +396,29 @@ const TRADE_SHOWS: readonly [string, string][] = [
   ['RSA Conference', 'San Francisco, United States'],
   ['HIMSS Global Health Conference', 'Orlando, United States'],
 ];
-const FOCUS_AREAS = ['its core platform', 'enterprise customers', 'profitability', 'AI products', 'its European business', 'North America'];
+const FOCUS_AREAS = [
+  'its core platform',
+  'enterprise customers',
+  'profitability',
+  'AI products',
+  'its European business',
+  'North America',
+];
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 const month = (at: Date) => at.toISOString().slice(0, 7);
 const slashMonth = (yearMonth: string) => `${yearMonth.slice(5, 7)}/${yearMonth.slice(0, 4)}`;
-const ascii = (text: string) => text.normalize('NFKD').replace(/[^A-Za-z0-9]/g, '').toLowerCase();
-const slugOf = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const ascii = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .toLowerCase();
+const slugOf = (text: string) =>
+  text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** The generator. One instance keeps one Faker, re-seeded for every record. */
 export class DemoRecords {
@@ -293,7 +451,12 @@ export class DemoRecords {
     const city = this.city(countryCode, 0.85);
     const { brand, slug } = brandOf(n);
     const name = `${brand} ${f.helpers.arrayElement(NAME_SUFFIXES[category] ?? DEFAULT_SUFFIXES)}`;
-    const tld = COUNTRY_TLDS[countryCode] && f.datatype.boolean(0.6) ? COUNTRY_TLDS[countryCode] : category.startsWith('Technology') ? f.helpers.arrayElement(['com', 'io', 'ai']) : 'com';
+    const tld =
+      COUNTRY_TLDS[countryCode] && f.datatype.boolean(0.6)
+        ? COUNTRY_TLDS[countryCode]
+        : category.startsWith('Technology')
+          ? f.helpers.arrayElement(['com', 'io', 'ai'])
+          : 'com';
     const large = employeeCount > 1000;
     const companyType =
       band === 'Self-employed'
@@ -325,7 +488,10 @@ export class DemoRecords {
       description: `${name} (${industryLabel}) is headquartered in ${city.name}, ${countryName(countryCode)}. ${catchPhrase}.`,
       companyType,
       foundedYear,
-      techStack: f.helpers.arrayElements(TOOLS, category.startsWith('Technology') ? { min: 5, max: 12 } : { min: 2, max: 6 }),
+      techStack: f.helpers.arrayElements(
+        TOOLS,
+        category.startsWith('Technology') ? { min: 5, max: 12 } : { min: 2, max: 6 },
+      ),
       // What the homepage says of itself, as an enrichment crawl reads it.
       homepageTitle: `${name} | ${industryLabel}`,
       metaDescription: `${catchPhrase}. ${name}, ${city.name}.`,
@@ -342,7 +508,9 @@ export class DemoRecords {
 
   private persona(f: Faker, decisionMaker = false): Persona {
     const seniority = this.weighted(
-      (Object.entries(SENIORITY_WEIGHTS) as [Seniority, number][]).filter(([s]) => !decisionMaker || DECISION_MAKERS.has(s)),
+      (Object.entries(SENIORITY_WEIGHTS) as [Seniority, number][]).filter(
+        ([s]) => !decisionMaker || DECISION_MAKERS.has(s),
+      ),
     );
     return f.helpers.arrayElement(PERSONAS.filter((p) => p.seniority === seniority));
   }
@@ -351,8 +519,10 @@ export class DemoRecords {
   private title(f: Faker, persona: Persona): string {
     const title = f.helpers.arrayElement(persona.titles);
     const dress = f.number.int({ min: 0, max: 9 });
-    if (dress === 0 && persona.seniority === 'individual_contributor' && !/^senior /i.test(title)) return `Senior ${title}`;
-    if (dress === 1 && ['sales', 'marketing'].includes(persona.department)) return `${title}, ${f.helpers.arrayElement(REGION_SUFFIXES)}`;
+    if (dress === 0 && persona.seniority === 'individual_contributor' && !/^senior /i.test(title))
+      return `Senior ${title}`;
+    if (dress === 1 && ['sales', 'marketing'].includes(persona.department))
+      return `${title}, ${f.helpers.arrayElement(REGION_SUFFIXES)}`;
     return title;
   }
 
@@ -360,7 +530,12 @@ export class DemoRecords {
    * Person n at a company. `startedOn` fixes the month they started (live joiners); otherwise
    * about a third started within the last four months, so job changes have people to be about.
    */
-  person(n: number, company: DemoCompanyRef, now: Date, options: { startedOn?: string; decisionMaker?: boolean } = {}): PersonRecordInput {
+  person(
+    n: number,
+    company: DemoCompanyRef,
+    now: Date,
+    options: { startedOn?: string; decisionMaker?: boolean } = {},
+  ): PersonRecordInput {
     const f = this.seeded(2, n);
     const persona = this.persona(f, options.decisionMaker);
     const title = this.title(f, persona);
@@ -369,7 +544,9 @@ export class DemoRecords {
     const hqCountry = company.hqCountryCode ?? 'US';
     const where = f.number.int({ min: 0, max: 9 });
     const countryCode = where < 8 ? hqCountry : this.weighted(COUNTRY_WEIGHTS);
-    const hq = company.hqCity ? majorCitiesOf(hqCountry).find((c) => c.name === company.hqCity) ?? { name: company.hqCity, region: '' } : undefined;
+    const hq = company.hqCity
+      ? (majorCitiesOf(hqCountry).find((c) => c.name === company.hqCity) ?? { name: company.hqCity, region: '' })
+      : undefined;
     const city = where < 5 && hq ? hq : this.city(countryCode, 0.9);
     const region = city.region && city.region !== city.name ? `${city.region}, ` : '';
     const monthsAgo = f.datatype.boolean(0.33) ? f.number.int({ min: 0, max: 3 }) : f.number.int({ min: 4, max: 60 });
@@ -398,7 +575,10 @@ export class DemoRecords {
    * The history a fresh store starts with: DEMO_HISTORY.companies companies, people spread over
    * them by size, and events of every type spread over the last DEMO_HISTORY.days days.
    */
-  history(now: Date, size: { companies: number; people: number; events: number; days: number } = DEMO_HISTORY): IngestRecordInput[] {
+  history(
+    now: Date,
+    size: { companies: number; people: number; events: number; days: number } = DEMO_HISTORY,
+  ): IngestRecordInput[] {
     const companies = Array.from({ length: size.companies }, (_, n) => this.company(n));
     const refs = companies.map(companyRef);
     const weights = companies.map((c) => 1 + 2 * Math.log10((c.employeeCount ?? 0) + 1));
@@ -407,14 +587,19 @@ export class DemoRecords {
     for (let n = 0; n < size.people; n++) {
       this.seeded(4, n);
       // The first person of each company guarantees nobody is empty; the rest follow size.
-      const company = n < refs.length ? refs[n] : this.faker.helpers.weightedArrayElement(refs.map((value, i) => ({ value, weight: weights[i] })));
+      const company =
+        n < refs.length
+          ? refs[n]
+          : this.faker.helpers.weightedArrayElement(refs.map((value, i) => ({ value, weight: weights[i] })));
       const record = this.person(n, company, now);
       records.push(record);
       people.push(personRef(record, company));
     }
     const from = now.getTime() - size.days * DAY_MS;
     const to = now.getTime() - 5 * 60_000;
-    const recentJoiners = people.filter((p) => p.startedOn && Date.parse(`${p.startedOn}-01T00:00:00Z`) + 31 * DAY_MS > from);
+    const recentJoiners = people.filter(
+      (p) => p.startedOn && Date.parse(`${p.startedOn}-01T00:00:00Z`) + 31 * DAY_MS > from,
+    );
     const recentDecisionMakers = recentJoiners.filter((p) => isDecisionMakerTitle(p.title));
     const types = spread(HISTORY_EVENT_COUNTS, size.events);
     types.forEach((type, k) => {
@@ -495,7 +680,13 @@ export class DemoRecords {
     return { ...withPerson, data: this.eventData(f, type, at, company, person) };
   }
 
-  private eventData(f: Faker, type: EventType, at: Date, company: DemoCompanyRef, person?: DemoPersonRef): Record<string, string | number> {
+  private eventData(
+    f: Faker,
+    type: EventType,
+    at: Date,
+    company: DemoCompanyRef,
+    person?: DemoPersonRef,
+  ): Record<string, string | number> {
     const date = day(at);
     switch (type) {
       case 'job_change': {
@@ -536,9 +727,26 @@ export class DemoRecords {
         // The label says it all; the specification gives these forecasts no fields of their own.
         return {};
       case 'public_tenders': {
-        const service = f.helpers.arrayElement(['cloud hosting services', 'cybersecurity audit', 'data platform modernisation', 'managed IT services', 'software licences', 'facility management', 'consulting services']);
-        const authority = f.helpers.arrayElement(['Ministry of Health', 'City Council', 'Department of Transportation', 'National Tax Agency', 'Regional Hospital Trust', 'Ministry of Defence']);
-        const eu = ['DE', 'FR', 'NL', 'ES', 'IT', 'SE', 'IE', 'DK', 'PL', 'BE', 'PT'].includes(company.hqCountryCode ?? '');
+        const service = f.helpers.arrayElement([
+          'cloud hosting services',
+          'cybersecurity audit',
+          'data platform modernisation',
+          'managed IT services',
+          'software licences',
+          'facility management',
+          'consulting services',
+        ]);
+        const authority = f.helpers.arrayElement([
+          'Ministry of Health',
+          'City Council',
+          'Department of Transportation',
+          'National Tax Agency',
+          'Regional Hospital Trust',
+          'Ministry of Defence',
+        ]);
+        const eu = ['DE', 'FR', 'NL', 'ES', 'IT', 'SE', 'IE', 'DK', 'PL', 'BE', 'PT'].includes(
+          company.hqCountryCode ?? '',
+        );
         return {
           news_title: `Contract award: ${service} for the ${authority}`,
           news_url: eu
@@ -552,11 +760,16 @@ export class DemoRecords {
         const role = this.persona(f);
         const title = f.helpers.arrayElement(role.titles);
         const source = f.helpers.arrayElement(JOB_SOURCES);
-        const keywords = f.helpers.arrayElements([role.department.replace(/_/g, ' '), ...f.helpers.arrayElements(TOOLS, 3)], { min: 2, max: 4 });
+        const keywords = f.helpers.arrayElements(
+          [role.department.replace(/_/g, ' '), ...f.helpers.arrayElements(TOOLS, 3)],
+          { min: 2, max: 4 },
+        );
         return {
           job_offer_url: jobUrl(f, source, company, title),
           job_offer_title: title,
-          job_offer_location: f.datatype.boolean(0.2) ? 'Remote' : `${company.hqCity ?? 'Remote'}, ${countryName(company.hqCountryCode ?? 'US')}`,
+          job_offer_location: f.datatype.boolean(0.2)
+            ? 'Remote'
+            : `${company.hqCity ?? 'Remote'}, ${countryName(company.hqCountryCode ?? 'US')}`,
           job_offer_description: `${company.name} is hiring a ${title} to ${f.company.buzzPhrase()}. You will work with ${keywords.slice(1).join(', ') || 'a modern stack'}.`,
           job_offer_source: source,
           job_offer_date: f.datatype.boolean(0.5) ? date : at.toISOString(),
@@ -565,7 +778,14 @@ export class DemoRecords {
         };
       }
       case 'recruitment_campaign': {
-        const department = f.helpers.arrayElement(['Engineering', 'Sales', 'Marketing', 'Customer Success', 'Operations', 'Data']);
+        const department = f.helpers.arrayElement([
+          'Engineering',
+          'Sales',
+          'Marketing',
+          'Customer Success',
+          'Operations',
+          'Data',
+        ]);
         const openings = f.number.int({ min: 8, max: 60 });
         return {
           job_offer_url: `https://${company.domain ?? 'example.com'}/careers?team=${slugOf(department)}`,
@@ -582,7 +802,10 @@ export class DemoRecords {
       case 'competitor_social_reactions':
       case 'competitor_connections':
         return {
-          post_url: type === 'competitor_connections' ? '' : `https://www.linkedin.com/feed/update/urn:li:activity:${f.string.numeric(19)}/`,
+          post_url:
+            type === 'competitor_connections'
+              ? ''
+              : `https://www.linkedin.com/feed/update/urn:li:activity:${f.string.numeric(19)}/`,
           post_date: day(new Date(at.getTime() - f.number.int({ min: 0, max: 3 }) * DAY_MS)),
           engagement_type: type === 'competitor_connections' ? 'connection' : f.helpers.arrayElement(ENGAGEMENTS),
         };

@@ -83,7 +83,11 @@ export class StoreEnrichmentProvider implements EnrichmentProvider {
   }
 
   async findEmail(query: EmailQuery): Promise<string | null> {
-    const row = await this.person({ firstName: query.firstName, lastName: query.lastName, companyDomain: query.domain });
+    const row = await this.person({
+      firstName: query.firstName,
+      lastName: query.lastName,
+      companyDomain: query.domain,
+    });
     return row?.email ?? null;
   }
 

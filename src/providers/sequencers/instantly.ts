@@ -67,21 +67,28 @@ export class InstantlySequencer implements Sequencer {
    */
   async addLead(apiKey: string, campaignId: string, lead: SequencerLead): Promise<LeadPush> {
     refuseLeadWithoutEmail(this.name, lead);
-    const call = this.call(apiKey, 'POST /leads', 'POST', '/leads', {}, {
-      campaign: campaignId,
-      email: lead.email,
-      first_name: lead.firstName,
-      last_name: lead.lastName,
-      company_name: lead.companyName,
-      job_title: lead.title,
-      website: lead.companyWebsite,
-      custom_variables: {
-        linkedinUrl: lead.linkedinUrl,
-        signalName: lead.signalName,
-        matchedPersona: lead.matchedPersona,
+    const call = this.call(
+      apiKey,
+      'POST /leads',
+      'POST',
+      '/leads',
+      {},
+      {
+        campaign: campaignId,
+        email: lead.email,
+        first_name: lead.firstName,
+        last_name: lead.lastName,
+        company_name: lead.companyName,
+        job_title: lead.title,
+        website: lead.companyWebsite,
+        custom_variables: {
+          linkedinUrl: lead.linkedinUrl,
+          signalName: lead.signalName,
+          matchedPersona: lead.matchedPersona,
+        },
+        skip_if_in_campaign: true,
       },
-      skip_if_in_campaign: true,
-    });
+    );
     const { body } = await vendorRequestOk(call);
     const id = (body as { id?: unknown } | undefined)?.id;
     return typeof id === 'string' && id ? { added: true, duplicate: false } : { added: false, duplicate: true };

@@ -1,4 +1,11 @@
-import { vendorFailure, vendorRequest, vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
+import {
+  vendorFailure,
+  vendorRequest,
+  vendorRequestOk,
+  vendorUrl,
+  unexpectedReply,
+  type VendorCall,
+} from '../vendor-http';
 import {
   refuseLeadWithoutEmail,
   type KeyCheck,
@@ -63,16 +70,23 @@ export class LemlistSequencer implements Sequencer {
   async addLead(apiKey: string, campaignId: string, lead: SequencerLead): Promise<LeadPush> {
     refuseLeadWithoutEmail(this.name, lead);
     const path = `/campaigns/${encodeURIComponent(campaignId)}/leads/${encodeURIComponent(lead.email)}`;
-    const call = this.call(apiKey, 'POST /campaigns/{id}/leads/{email}', 'POST', path, { deduplicate: 'true' }, {
-      firstName: lead.firstName,
-      lastName: lead.lastName,
-      companyName: lead.companyName,
-      linkedinUrl: lead.linkedinUrl,
-      jobTitle: lead.title,
-      companyWebsite: lead.companyWebsite,
-      signalName: lead.signalName,
-      matchedPersona: lead.matchedPersona,
-    });
+    const call = this.call(
+      apiKey,
+      'POST /campaigns/{id}/leads/{email}',
+      'POST',
+      path,
+      { deduplicate: 'true' },
+      {
+        firstName: lead.firstName,
+        lastName: lead.lastName,
+        companyName: lead.companyName,
+        linkedinUrl: lead.linkedinUrl,
+        jobTitle: lead.title,
+        companyWebsite: lead.companyWebsite,
+        signalName: lead.signalName,
+        matchedPersona: lead.matchedPersona,
+      },
+    );
     const reply = await vendorRequest(call);
     if (reply.status >= 200 && reply.status < 300) return { added: true, duplicate: false };
     if (reply.status === 409 || (reply.status === 400 && /already/i.test(JSON.stringify(reply.body ?? '')))) {

@@ -77,7 +77,13 @@ export class SmartleadSequencer implements Sequencer {
     return added > 0 ? { added: true, duplicate: false } : { added: false, duplicate: true };
   }
 
-  private call(apiKey: string, operation: string, method: VendorCall['method'], path: string, json?: unknown): VendorCall {
+  private call(
+    apiKey: string,
+    operation: string,
+    method: VendorCall['method'],
+    path: string,
+    json?: unknown,
+  ): VendorCall {
     return {
       vendor: this.name,
       operation,

@@ -122,7 +122,14 @@ export class Deliveries {
          (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
        FROM unnest($4::text[], $5::text[], $6::text[]) AS r(route, target, integration_id)
        ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
-      [lead.id, lead.signal_id, lead.account_id, routes.map((r) => r.route), routes.map((r) => r.target), routes.map((r) => r.integrationId)],
+      [
+        lead.id,
+        lead.signal_id,
+        lead.account_id,
+        routes.map((r) => r.route),
+        routes.map((r) => r.target),
+        routes.map((r) => r.integrationId),
+      ],
     );
     const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
       `SELECT id, route, target FROM deliveries WHERE lead_id = $1 AND kind = 'lead' ORDER BY route`,
@@ -140,7 +147,8 @@ export class Deliveries {
    */
   async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
     const [known] = await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
-    if (!known || known.status !== 'pending') return { outcome: 'settled', status: (known?.status ?? 'cancelled') as DeliveryStatus };
+    if (!known || known.status !== 'pending')
+      return { outcome: 'settled', status: (known?.status ?? 'cancelled') as DeliveryStatus };
     const origin = known.route === 'webhook' ? endpointOf(known.target) : null;
     let paced = false;
     if (origin) {
@@ -175,8 +183,14 @@ export class Deliveries {
       await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
       return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
     }
-    const source = { payload: delivery.payload as string, secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret) };
-    const sent = delivery.route === 'webhook' ? await this.sendWebhook(delivery, source) : await this.push(delivery, source.payload);
+    const source = {
+      payload: delivery.payload as string,
+      secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret),
+    };
+    const sent =
+      delivery.route === 'webhook'
+        ? await this.sendWebhook(delivery, source)
+        : await this.push(delivery, source.payload);
     const outcome = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
     // The attempt row and the delivery's new state in one statement.
     await this.db.query(
@@ -266,7 +280,12 @@ export class Deliveries {
     const payload = buildLeadPayload(
       randomUUID(),
       new Date(),
-      { id: signal.id, name: signal.name, signalTypeId: signal.signal_type_id, getPhones: signal.config.getPhones === true },
+      {
+        id: signal.id,
+        name: signal.name,
+        signalTypeId: signal.signal_type_id,
+        getPhones: signal.config.getPhones === true,
+      },
       sampleCandidate(signal.signal_type_id),
     );
     const payloadSent: Record<string, unknown> = { ...payload, signal: { ...payload.signal, is_test: true } };
@@ -275,14 +294,34 @@ export class Deliveries {
       `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, attempts) VALUES ($1, NULL, $2, $3, 'webhook', $4, 'test', 1)`,
       [deliveryId, signal.id, signal.account_id, target],
     );
-    const sent = await this.sender.send({ deliveryId, attempt: 1, url: target, body: JSON.stringify(payloadSent), secret });
-    await this.settle(deliveryId, sent.outcome === 'ok' ? 'delivered' : 'failed', sent.statusCode, sent.outcome === 'ok' ? null : sent.error);
+    const sent = await this.sender.send({
+      deliveryId,
+      attempt: 1,
+      url: target,
+      body: JSON.stringify(payloadSent),
+      secret,
+    });
+    await this.settle(
+      deliveryId,
+      sent.outcome === 'ok' ? 'delivered' : 'failed',
+      sent.statusCode,
+      sent.outcome === 'ok' ? null : sent.error,
+    );
     return { success: sent.outcome === 'ok', statusCode: sent.statusCode, payloadSent, signed: secret !== null };
   }
 
-  private async sendWebhook(delivery: { id: string; target: string; attempts: number; kind: string }, source: { payload: string; secret: string | null }) {
+  private async sendWebhook(
+    delivery: { id: string; target: string; attempts: number; kind: string },
+    source: { payload: string; secret: string | null },
+  ) {
     const body = webhookBody(delivery.kind, source.payload);
-    return this.sender.sendUnrecorded({ deliveryId: delivery.id, attempt: delivery.attempts, url: delivery.target, body, secret: source.secret });
+    return this.sender.sendUnrecorded({
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      url: delivery.target,
+      body,
+      secret: source.secret,
+    });
   }
 
   /** A sequencer or CRM route: the same stored payload, mapped for the tool and pushed through its adapter. */
@@ -299,7 +338,12 @@ export class Deliveries {
     });
   }
 
-  private async settle(deliveryId: string, status: DeliveryStatus, statusCode: number | null, error: string | null): Promise<void> {
+  private async settle(
+    deliveryId: string,
+    status: DeliveryStatus,
+    statusCode: number | null,
+    error: string | null,
+  ): Promise<void> {
     await this.db.query(
       `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
        WHERE id = $1 AND status = 'pending'`,
@@ -324,7 +368,10 @@ export class Deliveries {
  * at its next attempt, which finds the row no longer pending. A function of the database alone
  * so that the signal lifecycle can call it without the delivery service.
  */
-export async function cancelPendingDeliveries(db: DataSource, signalId: string): Promise<Array<{ id: string; kind: string; lead_id: string | null }>> {
+export async function cancelPendingDeliveries(
+  db: DataSource,
+  signalId: string,
+): Promise<Array<{ id: string; kind: string; lead_id: string | null }>> {
   // TypeORM answers an UPDATE … RETURNING with [rows, affected].
   const [rows] = await db.query(
     `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
@@ -384,6 +431,12 @@ function sampleCandidate(signalTypeId: string): Candidate {
 /** What one send (a webhook, or a sequencer or CRM push) means for its delivery; `backoff` is the wait after a failure without Retry-After. */
 function outcomeOf(result: SendResult | PushResult, backoff: number): AttemptOutcome {
   if (result.outcome === 'ok') return { outcome: 'delivered', statusCode: result.statusCode };
-  if (result.outcome === 'permanent') return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };
-  return { outcome: 'retry', statusCode: result.statusCode, error: result.error, retryInMs: result.retryAfterMs ?? backoff };
+  if (result.outcome === 'permanent')
+    return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };
+  return {
+    outcome: 'retry',
+    statusCode: result.statusCode,
+    error: result.error,
+    retryInMs: result.retryAfterMs ?? backoff,
+  };
 }

@@ -92,12 +92,19 @@ export class DestinationSender {
       return;
     }
     if ((CRM_PROVIDERS as readonly string[]).includes(route)) {
-      if (route !== 'hubspot') throw new NotSendable(`not sent: there is no ${route} adapter yet; the lead stays readable through the leads endpoint`);
+      if (route !== 'hubspot')
+        throw new NotSendable(
+          `not sent: there is no ${route} adapter yet; the lead stays readable through the leads endpoint`,
+        );
       const mapped = crmLeadFrom(input.payload, input.leadId, route);
       if (!mapped.ok) throw new NotSendable(mapped.reason);
       const token = await this.crmConnections.accessToken(input.accountId, route as CrmProvider);
-      if (!token) throw new NotSendable(`not sent: ${route} is not connected any more; connect it again in the dashboard`);
-      await new HubSpotCrm({ baseUrl: this.config.HUBSPOT_API_URL, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS }).pushLead(token, mapped.lead);
+      if (!token)
+        throw new NotSendable(`not sent: ${route} is not connected any more; connect it again in the dashboard`);
+      await new HubSpotCrm({
+        baseUrl: this.config.HUBSPOT_API_URL,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      }).pushLead(token, mapped.lead);
       return;
     }
     throw new NotSendable(`not sent: unknown route ${route}`);
@@ -112,7 +119,11 @@ export class DestinationSender {
     const limitMs = this.config.WEBHOOK_TIMEOUT_MS + 20_000;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new OutboundHttpError(`no answer within ${limitMs} ms`, { vendor: 'destination', permanent: false })), limitMs);
+      timer = setTimeout(
+        () =>
+          reject(new OutboundHttpError(`no answer within ${limitMs} ms`, { vendor: 'destination', permanent: false })),
+        limitMs,
+      );
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }

@@ -31,7 +31,10 @@ export class EndpointRates {
    * claims nothing and answers `deferMs`, so the caller can come back later instead of holding
    * a worker slot. One round trip: the reads below see the row as it was before the claim.
    */
-  async claimSlot(origin: string, maxWaitMs: number): Promise<{ waitMs: number; paced: boolean } | { deferMs: number }> {
+  async claimSlot(
+    origin: string,
+    maxWaitMs: number,
+  ): Promise<{ waitMs: number; paced: boolean } | { deferMs: number }> {
     // greatest() skips nulls. The claimed slot is the new next_send_at minus the spacing.
     const [slot] = await this.db.query(
       `WITH claimed AS (

@@ -26,7 +26,8 @@ const REPLAY_BACKOFF = { initialMs: REPLAY_RETRY_INITIAL_MS, maxIntervalMs: 60_0
 /** How long the replay request waits for its answer before saying the replay goes on without it. */
 export const REPLAY_ANSWER_TIMEOUT_MS = 5 * 60_000;
 
-export type ReplaySendResult = { outcome: 'sent' } | { outcome: 'failed' } | { outcome: 'retry'; delayMs: number; error: string };
+export type ReplaySendResult =
+  { outcome: 'sent' } | { outcome: 'failed' } | { outcome: 'retry'; delayMs: number; error: string };
 
 /**
  * `POST /api/v1/signals/{id}/replay-webhook`: every lead the signal produced, sent again to
@@ -51,10 +52,13 @@ export class WebhookReplays {
     if (!signal.webhook_url) {
       throw validationError([{ field: 'webhookUrl', message: 'the signal has no webhookUrl to replay its leads to' }]);
     }
-    if (!this.temporal) throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
+    if (!this.temporal)
+      throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
     const handle = await this.start(signalId, accountId);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timed out'>((resolve) => (timer = setTimeout(() => resolve('timed out'), this.answerTimeoutMs)));
+    const timedOut = new Promise<'timed out'>(
+      (resolve) => (timer = setTimeout(() => resolve('timed out'), this.answerTimeoutMs)),
+    );
     try {
       const result = await Promise.race([handle.result(), timedOut]);
       if (result === 'timed out') {
@@ -76,16 +80,19 @@ export class WebhookReplays {
     const temporal = this.temporal as Client;
     for (let n = Date.now(); ; n++) {
       try {
-        return await temporal.workflow.start<(input: ReplayWorkflowInput) => Promise<ReplayResult>>(replayWorkflowType, {
-          workflowId: replayWorkflowId(signalId, n),
-          taskQueue: deliveryTaskQueue(this.config),
-          args: [{ signalId, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS }],
-          typedSearchAttributes: [
-            { key: SignalIdKey, value: signalId },
-            { key: AccountIdKey, value: accountId },
-          ],
-          staticSummary: `Replay of signal ${signalId}'s leads to its webhook`,
-        });
+        return await temporal.workflow.start<(input: ReplayWorkflowInput) => Promise<ReplayResult>>(
+          replayWorkflowType,
+          {
+            workflowId: replayWorkflowId(signalId, n),
+            taskQueue: deliveryTaskQueue(this.config),
+            args: [{ signalId, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS }],
+            typedSearchAttributes: [
+              { key: SignalIdKey, value: signalId },
+              { key: AccountIdKey, value: accountId },
+            ],
+            staticSummary: `Replay of signal ${signalId}'s leads to its webhook`,
+          },
+        );
       } catch (err) {
         if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       }
@@ -98,7 +105,10 @@ export class WebhookReplays {
    * A signal deleted or left without a webhook meanwhile ends the replay.
    */
   async createPage(replayId: string, signalId: string, after: ReplayCursor | null, limit: number): Promise<ReplayPage> {
-    const [signal] = await this.db.query(`SELECT account_id, webhook_url FROM signals WHERE id = $1 AND deleted_at IS NULL`, [signalId]);
+    const [signal] = await this.db.query(
+      `SELECT account_id, webhook_url FROM signals WHERE id = $1 AND deleted_at IS NULL`,
+      [signalId],
+    );
     if (!signal?.webhook_url) return { deliveryIds: [], next: null };
     const leads: Array<{ id: string; created_at: string }> = await this.db.query(
       `SELECT id, created_at::text AS created_at FROM leads
@@ -116,7 +126,10 @@ export class WebhookReplays {
       );
     }
     const last = leads[leads.length - 1];
-    return { deliveryIds, next: leads.length === limit && last ? { afterCreatedAt: last.created_at, afterLeadId: last.id } : null };
+    return {
+      deliveryIds,
+      next: leads.length === limit && last ? { afterCreatedAt: last.created_at, afterLeadId: last.id } : null,
+    };
   }
 
   /**
@@ -126,7 +139,11 @@ export class WebhookReplays {
    * client replays again later.
    */
   async send(deliveryId: string, wait: (ms: number) => Promise<void>): Promise<ReplaySendResult> {
-    const result = await this.deliveries.attempt(deliveryId, { backoff: REPLAY_BACKOFF, maxWaitMs: REPLAY_MAX_WAIT_MS, wait });
+    const result = await this.deliveries.attempt(deliveryId, {
+      backoff: REPLAY_BACKOFF,
+      maxWaitMs: REPLAY_MAX_WAIT_MS,
+      wait,
+    });
     switch (result.outcome) {
       case 'delivered':
         return { outcome: 'sent' };
@@ -135,7 +152,10 @@ export class WebhookReplays {
       case 'permanent':
         return { outcome: 'failed' };
       case 'deferred':
-        await this.deliveries.markFailed(deliveryId, `the endpoint is throttled for ${Math.ceil(result.retryInMs / 1000)} s more; not sent`);
+        await this.deliveries.markFailed(
+          deliveryId,
+          `the endpoint is throttled for ${Math.ceil(result.retryInMs / 1000)} s more; not sent`,
+        );
         return { outcome: 'failed' };
       case 'retry': {
         const [row] = await this.db.query(`SELECT attempts FROM deliveries WHERE id = $1`, [deliveryId]);

@@ -15,7 +15,8 @@ interface StoredLead {
   company?: Record<string, unknown> | null;
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '');
+const text = (value: unknown): string =>
+  typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 
 function parts(payload: string | StoredLead) {
   const lead: StoredLead = typeof payload === 'string' ? JSON.parse(payload) : payload;
@@ -31,7 +32,10 @@ function parts(payload: string | StoredLead) {
 export function sequencerLeadFrom(payload: string | StoredLead, tool: string): RoutePayload<SequencerLead> {
   const { signal, contact, company } = parts(payload);
   if (!contact) {
-    return { ok: false, reason: `not sent: a company-level lead has no contact, and ${tool} adds only people with an e-mail address` };
+    return {
+      ok: false,
+      reason: `not sent: a company-level lead has no contact, and ${tool} adds only people with an e-mail address`,
+    };
   }
   const lead: SequencerLead = {
     firstName: text(contact.first_name),
@@ -74,7 +78,10 @@ export function crmLeadFrom(payload: string | StoredLead, leadId: string, tool: 
     leadId: text(contact?.lead_id) || leadId,
   };
   if (!lead.email && !lead.companyDomain) {
-    return { ok: false, reason: `not sent: the lead has neither an e-mail address nor a company website for ${tool} to match on` };
+    return {
+      ok: false,
+      reason: `not sent: the lead has neither an e-mail address nor a company website for ${tool} to match on`,
+    };
   }
   return { ok: true, lead };
 }

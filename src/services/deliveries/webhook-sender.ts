@@ -60,7 +60,13 @@ export class WebhookSender {
     const result = await this.sendUnrecorded(input);
     await this.db.query(
       `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)`,
-      [input.deliveryId, input.attempt, result.statusCode, result.durationMs, result.outcome === 'ok' ? null : result.error],
+      [
+        input.deliveryId,
+        input.attempt,
+        result.statusCode,
+        result.durationMs,
+        result.outcome === 'ok' ? null : result.error,
+      ],
     );
     return result;
   }
@@ -74,7 +80,12 @@ export class WebhookSender {
         const verdict = classifyHttpStatus(answer.statusCode, answer.retryAfter);
         if (verdict.outcome === 'ok') return { outcome: 'ok', statusCode: answer.statusCode, durationMs };
         if (verdict.outcome === 'permanent') {
-          return { outcome: 'permanent', statusCode: answer.statusCode, error: `receiver answered ${answer.statusCode}`, durationMs };
+          return {
+            outcome: 'permanent',
+            statusCode: answer.statusCode,
+            error: `receiver answered ${answer.statusCode}`,
+            durationMs,
+          };
         }
         return {
           outcome: 'retry',
@@ -102,7 +113,8 @@ export class WebhookSender {
     } catch {
       return Promise.reject(new RefusedTarget('target is not a valid URL'));
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return Promise.reject(new RefusedTarget('target is not an http(s) URL'));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return Promise.reject(new RefusedTarget('target is not an http(s) URL'));
     const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
     const body = Buffer.from(input.body, 'utf8');
     // Recomputed at every attempt: receivers refuse timestamps older than their tolerance.
@@ -140,4 +152,3 @@ export class WebhookSender {
     });
   }
 }
-

@@ -18,7 +18,12 @@ export function signWebhook(secret: string, timestamp: number | string, rawBody:
  * after the prefix as Standard Webhooks libraries assume: one secret, one meaning, for both
  * schemes. A receiver using such a library passes the secret base64-encoded to it.
  */
-export function signStandardWebhook(secret: string, id: string, timestamp: number | string, rawBody: string | Buffer): string {
+export function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestamp: number | string,
+  rawBody: string | Buffer,
+): string {
   return `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.`).update(rawBody).digest('base64')}`;
 }
 
@@ -32,7 +37,12 @@ export interface WebhookHeaders {
 }
 
 /** The headers of one send; signatures only when the signal has a linked key (else sent unsigned). */
-export function webhookHeaders(secret: string | null, id: string, timestamp: number, rawBody: string | Buffer): WebhookHeaders {
+export function webhookHeaders(
+  secret: string | null,
+  id: string,
+  timestamp: number,
+  rawBody: string | Buffer,
+): WebhookHeaders {
   const headers: WebhookHeaders = {
     'X-Webhook-Id': id,
     'X-Webhook-Timestamp': String(timestamp),
@@ -65,7 +75,8 @@ export function verifyWebhook(input: {
   if (!signature || !timestamp) return { ok: false, reason: 'missing' };
   if (!/^\d{1,12}$/.test(timestamp) || !/^[0-9a-f]{64}$/.test(signature)) return { ok: false, reason: 'malformed' };
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return { ok: false, reason: 'stale' };
+  if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS))
+    return { ok: false, reason: 'stale' };
   const expected = Buffer.from(signWebhook(input.secret, timestamp, input.rawBody), 'hex');
   return timingSafeEqual(expected, Buffer.from(signature, 'hex')) ? { ok: true } : { ok: false, reason: 'mismatch' };
 }

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
-import { AppError, insufficientCredits, invalidRequest, notFound, validationError, type FieldProblem } from '../../errors';
+import {
+  AppError,
+  insufficientCredits,
+  invalidRequest,
+  notFound,
+  validationError,
+  type FieldProblem,
+} from '../../errors';
 import type { Logger } from '../../logger';
 import type { CompanyQuery, ContactQuery, EnrichmentProvider } from '../../providers/enrichment/enrichment-provider';
 import type { Caller } from '../api-keys';
@@ -118,7 +125,11 @@ export class Enrichment {
     const live = query.freshness === 'live';
     await this.requireBalance(caller, ENRICHMENT_PRICES.contact);
     const match = live
-      ? await this.deps.slots.hold(caller.keyId, (signal) => this.deps.provider.lookupContact(reference, { live, signal }), options.signal)
+      ? await this.deps.slots.hold(
+          caller.keyId,
+          (signal) => this.deps.provider.lookupContact(reference, { live, signal }),
+          options.signal,
+        )
       : await this.deps.provider.lookupContact(reference, { live, signal: options.signal });
     if (!match) return { ...NOT_FOUND };
     await this.charge(caller.accountId, ENRICHMENT_PRICES.contact, 'enrichment_contact', `enrich:${randomUUID()}`);
@@ -126,7 +137,11 @@ export class Enrichment {
   }
 
   /** Always a live lookup: counted against the key's concurrency cap. */
-  async firmographic(caller: Caller, query: CompanyLookup, options: CallOptions = {}): Promise<{ found: boolean; company: CompanyAnswer | null }> {
+  async firmographic(
+    caller: Caller,
+    query: CompanyLookup,
+    options: CallOptions = {},
+  ): Promise<{ found: boolean; company: CompanyAnswer | null }> {
     const reference = requireValid(companyQueryOf(query));
     await this.requireBalance(caller, ENRICHMENT_PRICES.firmographic);
     const company = await this.deps.slots.hold(
@@ -135,7 +150,12 @@ export class Enrichment {
       options.signal,
     );
     if (!company) return { found: false, company: null };
-    await this.charge(caller.accountId, ENRICHMENT_PRICES.firmographic, 'enrichment_firmographic', `enrich:${randomUUID()}`);
+    await this.charge(
+      caller.accountId,
+      ENRICHMENT_PRICES.firmographic,
+      'enrichment_firmographic',
+      `enrich:${randomUUID()}`,
+    );
     return { found: true, company: companyBlock(company) };
   }
 
@@ -171,13 +191,20 @@ export class Enrichment {
       [jobId, caller.accountId, caller.keyId, stored.length, JSON.stringify(stored)],
     );
     const input: BulkEnrichmentInput = { jobId, total: stored.length };
-    await this.startWorkflow('bulkEnrichmentWorkflow', bulkEnrichmentWorkflowId(jobId), input, `Bulk contact enrichment of ${stored.length} contacts`, () =>
-      this.deps.db.query(`DELETE FROM enrichment_jobs WHERE id = $1`, [jobId]),
+    await this.startWorkflow(
+      'bulkEnrichmentWorkflow',
+      bulkEnrichmentWorkflowId(jobId),
+      input,
+      `Bulk contact enrichment of ${stored.length} contacts`,
+      () => this.deps.db.query(`DELETE FROM enrichment_jobs WHERE id = $1`, [jobId]),
     );
     return { jobId };
   }
 
-  async bulkStatus(caller: Caller, jobId: string): Promise<{ status: BulkStatus; total: number; done: number; results: BulkResult[] }> {
+  async bulkStatus(
+    caller: Caller,
+    jobId: string,
+  ): Promise<{ status: BulkStatus; total: number; done: number; results: BulkResult[] }> {
     const [job] = await this.deps.db.query(
       `SELECT status, total, done, results FROM enrichment_jobs WHERE id = $1 AND account_id = $2`,
       [jobId, caller.accountId],
@@ -192,12 +219,10 @@ export class Enrichment {
     const reference = requireValid(contactQueryOf(ref ?? {}), 'body');
     await this.requireBalance(caller, ENRICHMENT_PRICES.phone);
     const lookupId = randomUUID();
-    await this.deps.db.query(`INSERT INTO phone_lookups (id, account_id, key_id, contact) VALUES ($1, $2, $3, $4::jsonb)`, [
-      lookupId,
-      caller.accountId,
-      caller.keyId,
-      JSON.stringify(reference),
-    ]);
+    await this.deps.db.query(
+      `INSERT INTO phone_lookups (id, account_id, key_id, contact) VALUES ($1, $2, $3, $4::jsonb)`,
+      [lookupId, caller.accountId, caller.keyId, JSON.stringify(reference)],
+    );
     const input: PhoneLookupInput = { lookupId };
     await this.startWorkflow('phoneLookupWorkflow', phoneLookupWorkflowId(lookupId), input, 'Phone lookup', () =>
       this.deps.db.query(`DELETE FROM phone_lookups WHERE id = $1`, [lookupId]),
@@ -212,7 +237,11 @@ export class Enrichment {
     );
     if (!row) throw notFound('Phone lookup');
     if (row.status === 'pending') return { status: 'pending' };
-    if (row.status === 'failed') return { status: 'failed', error: { code: row.error_code ?? 'LOOKUP_FAILED', message: row.error ?? 'The lookup failed' } };
+    if (row.status === 'failed')
+      return {
+        status: 'failed',
+        error: { code: row.error_code ?? 'LOOKUP_FAILED', message: row.error ?? 'The lookup failed' },
+      };
     return row.phone ? { status: 'completed', found: true, phone: row.phone } : { status: 'completed', found: false };
   }
 
@@ -234,7 +263,9 @@ export class Enrichment {
     );
     if (!job || job.status !== 'running') return { done: 0 };
     const pending = job.pending as { index: number; contact: StoredBulkContact }[];
-    const results = await Promise.all(pending.map(({ index, contact }) => this.bulkItem(jobId, job.account_id, index, contact)));
+    const results = await Promise.all(
+      pending.map(({ index, contact }) => this.bulkItem(jobId, job.account_id, index, contact)),
+    );
     const entries = Object.fromEntries(results.map((result) => [String(result.index), result]));
     const [updated] = await this.deps.db.query(
       `UPDATE enrichment_jobs SET results = results || $2::jsonb,
@@ -254,12 +285,17 @@ export class Enrichment {
 
   /** The phone, charged in the same transaction that records it, so a retry finds it recorded. */
   async runPhoneLookup(lookupId: string): Promise<PhoneLookupStatus> {
-    const [row] = await this.deps.db.query(`SELECT account_id, status, contact FROM phone_lookups WHERE id = $1`, [lookupId]);
+    const [row] = await this.deps.db.query(`SELECT account_id, status, contact FROM phone_lookups WHERE id = $1`, [
+      lookupId,
+    ]);
     if (!row || row.status !== 'pending') return row?.status ?? 'failed';
     const phone = await this.deps.provider.lookupPhone(row.contact as ContactQuery);
     return this.deps.db.transaction(async (tx) => {
       if (!phone) {
-        await tx.query(`UPDATE phone_lookups SET status = 'completed', completed_at = now() WHERE id = $1 AND status = 'pending'`, [lookupId]);
+        await tx.query(
+          `UPDATE phone_lookups SET status = 'completed', completed_at = now() WHERE id = $1 AND status = 'pending'`,
+          [lookupId],
+        );
         return 'completed';
       }
       const outcome = await this.deps.credits.charge(tx, {
@@ -276,10 +312,10 @@ export class Enrichment {
         );
         return 'failed';
       }
-      await tx.query(`UPDATE phone_lookups SET status = 'completed', phone = $2, completed_at = now() WHERE id = $1 AND status = 'pending'`, [
-        lookupId,
-        phone,
-      ]);
+      await tx.query(
+        `UPDATE phone_lookups SET status = 'completed', phone = $2, completed_at = now() WHERE id = $1 AND status = 'pending'`,
+        [lookupId, phone],
+      );
       return 'completed';
     });
   }
@@ -294,7 +330,12 @@ export class Enrichment {
 
   // ------------------------------------------------------------------ internals
 
-  private async bulkItem(jobId: string, accountId: string, index: number, stored: StoredBulkContact): Promise<BulkResult> {
+  private async bulkItem(
+    jobId: string,
+    accountId: string,
+    index: number,
+    stored: StoredBulkContact,
+  ): Promise<BulkResult> {
     const { live, ...reference } = stored;
     // The workflow's slices bound a job to ten lookups at a time, so bulk lookups take no
     // interactive slots: a large list never locks its own key out of single lookups.
@@ -312,7 +353,10 @@ export class Enrichment {
       return {
         index,
         ...NOT_FOUND,
-        error: { code: 'INSUFFICIENT_CREDITS', message: `Found, but the account cannot pay its ${ENRICHMENT_PRICES.contact} credit` },
+        error: {
+          code: 'INSUFFICIENT_CREDITS',
+          message: `Found, but the account cannot pay its ${ENRICHMENT_PRICES.contact} credit`,
+        },
       };
     }
     return { index, ...contactResult(match) };
@@ -320,13 +364,19 @@ export class Enrichment {
 
   private async requireBalance(caller: Caller, price: number): Promise<void> {
     const balance = await this.deps.credits.balance(caller.accountId);
-    if (balance < price) throw insufficientCredits(`This lookup costs ${price} credits when something is found; the balance is ${balance}`);
+    if (balance < price)
+      throw insufficientCredits(
+        `This lookup costs ${price} credits when something is found; the balance is ${balance}`,
+      );
   }
 
   private async charge(accountId: string, credits: number, operation: string, idempotencyKey: string): Promise<void> {
-    const outcome = await this.deps.db.transaction((tx) => this.deps.credits.charge(tx, { accountId, credits, operation, idempotencyKey }));
+    const outcome = await this.deps.db.transaction((tx) =>
+      this.deps.credits.charge(tx, { accountId, credits, operation, idempotencyKey }),
+    );
     // Another lookup spent the credits meanwhile: the answer is not given away unpaid.
-    if (outcome === 'insufficient') throw insufficientCredits(`This lookup found a result but the account cannot pay its ${credits} credits`);
+    if (outcome === 'insufficient')
+      throw insufficientCredits(`This lookup found a result but the account cannot pay its ${credits} credits`);
   }
 
   private async startWorkflow(
@@ -349,7 +399,11 @@ export class Enrichment {
       logger.warn({ err, workflowId }, 'could not start the enrichment workflow');
       // Nothing was charged yet: forget the row so the client's resend starts clean.
       await undo().catch(() => undefined);
-      throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Background lookups are not reachable right now; resend the request shortly');
+      throw new AppError(
+        503,
+        'TEMPORAL_UNAVAILABLE',
+        'Background lookups are not reachable right now; resend the request shortly',
+      );
     }
   }
 }
@@ -372,10 +426,13 @@ interface Checked<T> {
 function requireValid<T>(checked: Checked<T>, source: 'query' | 'body' = 'query'): T {
   if (checked.problems.length === 0) return checked.query;
   if (source === 'body') throw validationError(checked.problems);
-  throw invalidRequest(checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '), { details: checked.problems });
+  throw invalidRequest(checked.problems.map((p) => `${p.field}: ${p.message}`).join('; '), {
+    details: checked.problems,
+  });
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() ? value.trim() : undefined;
 const at = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
 
 /** "acme.com", "www.acme.com" and "https://acme.com/about" all become "acme.com", as on ingest. */
@@ -399,7 +456,11 @@ export function contactQueryOf(input: ContactReference, prefix = ''): Checked<Co
   const companyDomain = text(input.companyDomain);
   if (linkedinUrl) {
     query.linkedinUrl = networkUrlOf(linkedinUrl, 'person');
-    if (!query.linkedinUrl) problems.push({ field: at(prefix, 'linkedinUrl'), message: 'must be a profile URL (https://www.linkedin.com/in/<slug>)' });
+    if (!query.linkedinUrl)
+      problems.push({
+        field: at(prefix, 'linkedinUrl'),
+        message: 'must be a profile URL (https://www.linkedin.com/in/<slug>)',
+      });
   }
   if (email) {
     if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) query.email = email.toLowerCase();
@@ -407,13 +468,17 @@ export function contactQueryOf(input: ContactReference, prefix = ''): Checked<Co
   }
   if (companyDomain) {
     query.companyDomain = domainOf(companyDomain);
-    if (!query.companyDomain) problems.push({ field: at(prefix, 'companyDomain'), message: 'must be a domain such as "acme.com"' });
+    if (!query.companyDomain)
+      problems.push({ field: at(prefix, 'companyDomain'), message: 'must be a domain such as "acme.com"' });
   }
   if (firstName) query.firstName = firstName;
   if (lastName) query.lastName = lastName;
   const named = firstName && lastName && companyDomain;
   if (!linkedinUrl && !email && !named) {
-    problems.push({ field: prefix || 'query', message: 'send linkedinUrl, or email, or firstName + lastName + companyDomain' });
+    problems.push({
+      field: prefix || 'query',
+      message: 'send linkedinUrl, or email, or firstName + lastName + companyDomain',
+    });
   }
   return { query, problems };
 }
@@ -430,7 +495,11 @@ function companyQueryOf(input: CompanyLookup): Checked<CompanyQuery> {
   }
   if (linkedinUrl) {
     query.linkedinUrl = networkUrlOf(linkedinUrl, 'company');
-    if (!query.linkedinUrl) problems.push({ field: 'linkedinUrl', message: 'must be a company page URL (https://www.linkedin.com/company/<slug>)' });
+    if (!query.linkedinUrl)
+      problems.push({
+        field: 'linkedinUrl',
+        message: 'must be a company page URL (https://www.linkedin.com/company/<slug>)',
+      });
   }
   if (name) query.name = name;
   if (!domain && !linkedinUrl && !name) problems.push({ field: 'query', message: 'send domain, linkedinUrl or name' });
@@ -460,6 +529,10 @@ export function createEnrichment(
     ...deps,
     credits,
     provider: new StoreEnrichmentProvider(deps.db, { liveLatencyMs: latency }),
-    slots: new LookupSlots(deps.db, { capPerKey: deps.config.ENRICHMENT_CONCURRENCY_PER_KEY, lookupMs: latency }, deps.logger),
+    slots: new LookupSlots(
+      deps.db,
+      { capPerKey: deps.config.ENRICHMENT_CONCURRENCY_PER_KEY, lookupMs: latency },
+      deps.logger,
+    ),
   });
 }

@@ -58,7 +58,8 @@ export class Ingestion {
     const companies: Lined<CompanyRecord>[] = [];
     const people: Lined<PersonRecord>[] = [];
     const events: Lined<EventRecord>[] = [];
-    const lines: RawLine[] = typeof input === 'string' ? linesOf(input) : input.map((value, i) => ({ line: i + 1, value }));
+    const lines: RawLine[] =
+      typeof input === 'string' ? linesOf(input) : input.map((value, i) => ({ line: i + 1, value }));
     for (const { line, value, problem } of lines) {
       if (problem) {
         reject(line, problem);
@@ -78,7 +79,11 @@ export class Ingestion {
     inserted += await this.insertCompanies(companies.map((c) => c.record));
 
     const knownCompanies = new Set(companies.map((c) => c.record.id));
-    await this.addStored('companies', [...people.map((p) => p.record.companyId), ...events.map((e) => e.record.companyId)], knownCompanies);
+    await this.addStored(
+      'companies',
+      [...people.map((p) => p.record.companyId), ...events.map((e) => e.record.companyId)],
+      knownCompanies,
+    );
 
     const placedPeople = people.filter(({ line, record }) => {
       if (knownCompanies.has(record.companyId)) return true;
@@ -89,12 +94,18 @@ export class Ingestion {
     inserted += await this.insertPeople(placedPeople.map((p) => p.record));
 
     const knownPeople = new Set(placedPeople.map((p) => p.record.id));
-    await this.addStored('people', events.flatMap((e) => (e.record.personId ? [e.record.personId] : [])), knownPeople);
+    await this.addStored(
+      'people',
+      events.flatMap((e) => (e.record.personId ? [e.record.personId] : [])),
+      knownPeople,
+    );
 
     const placedEvents = events.filter(({ line, record }) => {
       const problems: string[] = [];
-      if (!knownCompanies.has(record.companyId)) problems.push(`companyId: no company "${record.companyId}" is stored or sent in this input`);
-      if (record.personId && !knownPeople.has(record.personId)) problems.push(`personId: no person "${record.personId}" is stored or sent in this input`);
+      if (!knownCompanies.has(record.companyId))
+        problems.push(`companyId: no company "${record.companyId}" is stored or sent in this input`);
+      if (record.personId && !knownPeople.has(record.personId))
+        problems.push(`personId: no person "${record.personId}" is stored or sent in this input`);
       if (problems.length) reject(line, problems.join('; '));
       return problems.length === 0;
     });
@@ -102,7 +113,12 @@ export class Ingestion {
     inserted += await this.insertEvents(placedEvents.map((e) => e.record));
 
     errors.sort((a, b) => a.line - b.line);
-    return { accepted: inserted, duplicates: valid - inserted, rejected: errors.length, errors: errors.slice(0, MAX_LISTED_ERRORS) };
+    return {
+      accepted: inserted,
+      duplicates: valid - inserted,
+      rejected: errors.length,
+      errors: errors.slice(0, MAX_LISTED_ERRORS),
+    };
   }
 
   /** Adds to `known` those of `ids` that are already stored in `table`. */
@@ -252,7 +268,8 @@ class RegionLookup {
     let region = this.cache.get(key);
     if (region === undefined) {
       const place = resolveLocation(query);
-      region = place && place.kind !== 'country' && place.countryCode === countryCode ? (place.regionCode ?? null) : null;
+      region =
+        place && place.kind !== 'country' && place.countryCode === countryCode ? (place.regionCode ?? null) : null;
       this.cache.set(key, region);
     }
     return region;
@@ -307,9 +324,11 @@ function validate(value: unknown): Parsed | string {
   return parsed.error.issues
     .flatMap((issue) => {
       const field = issue.path.map(String).join('.');
-      if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${key}: is not a field of ${kind} records`);
+      if (issue.code === 'unrecognized_keys')
+        return issue.keys.map((key) => `${key}: is not a field of ${kind} records`);
       // zod words a missing field as a type mismatch with "undefined"; say what the sender did wrong.
-      const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
+      const message =
+        issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message;
       return [field ? `${field}: ${message}` : message];
     })
     .join('; ');

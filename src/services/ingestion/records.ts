@@ -34,7 +34,10 @@ export const EVENT_TYPES = ['job_change', ...WATCHLIST_EVENT_KEYS] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Events whose lead is a person: they must name one. */
-export const PERSON_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['job_change', ...PERSON_LEVEL_WATCHLIST_EVENTS]);
+export const PERSON_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  'job_change',
+  ...PERSON_LEVEL_WATCHLIST_EVENTS,
+]);
 
 const recordId = z.string().trim().min(1, 'must not be empty').max(200);
 
@@ -55,7 +58,10 @@ const countryCode = optionalText(50)
   .transform((code) => code?.toUpperCase() ?? null);
 
 function networkUrl(kind: 'company' | 'person') {
-  const page = kind === 'company' ? 'a company page (https://www.linkedin.com/company/<slug>)' : 'a profile (https://www.linkedin.com/in/<slug>)';
+  const page =
+    kind === 'company'
+      ? 'a company page (https://www.linkedin.com/company/<slug>)'
+      : 'a profile (https://www.linkedin.com/in/<slug>)';
   return optionalText().transform((raw, ctx) => {
     if (raw === null) return null;
     const canonical = canonicalNetworkUrl(raw);
@@ -94,7 +100,13 @@ export const companyRecord = z.strictObject({
   // Unknown names are kept: a vendor's own taxonomy still shows on the lead, it just never
   // matches an industry filter. First-generation names are moved to their V2 successor.
   industry: optionalText(300).transform((name) => (name === null ? null : (currentIndustryName(name) ?? name))),
-  employeeCount: z.number().int().min(0).max(10_000_000).nullish().transform((n) => n ?? null),
+  employeeCount: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000_000)
+    .nullish()
+    .transform((n) => n ?? null),
   hqCountryCode: countryCode,
   hqCity: optionalText(300),
   description: optionalText(20_000),
@@ -135,7 +147,9 @@ export const personRecord = z.strictObject({
   location: optionalText(500),
   city: optionalText(300),
   countryCode,
-  startedOn: optionalText(7).refine((month) => month === null || MONTH.test(month), { message: 'must be a month "YYYY-MM"' }),
+  startedOn: optionalText(7).refine((month) => month === null || MONTH.test(month), {
+    message: 'must be a month "YYYY-MM"',
+  }),
 });
 
 interface FieldRule {
@@ -143,7 +157,10 @@ interface FieldRule {
   expected: string;
 }
 
-const text: FieldRule = { test: (v) => typeof v === 'string' && v.length <= 20_000, expected: 'a string of at most 20000 characters' };
+const text: FieldRule = {
+  test: (v) => typeof v === 'string' && v.length <= 20_000,
+  expected: 'a string of at most 20000 characters',
+};
 const pattern = (regex: RegExp, expected: string): FieldRule => ({
   test: (v) => v === '' || (typeof v === 'string' && regex.test(v)),
   expected,
@@ -155,7 +172,10 @@ const oneOf = (values: readonly string[]): FieldRule => ({
 
 // Formats fixed by the Lead section of the specification; every other field is free text.
 const FIELD_RULES: Readonly<Record<string, FieldRule>> = {
-  funding_amount_usd: { test: (v) => v === '' || (typeof v === 'number' && Number.isFinite(v) && v >= 0), expected: 'a non-negative number' },
+  funding_amount_usd: {
+    test: (v) => v === '' || (typeof v === 'number' && Number.isFinite(v) && v >= 0),
+    expected: 'a non-negative number',
+  },
   announcement_date: pattern(DAY, 'a day "YYYY-MM-DD"'),
   news_event_date: pattern(DAY, 'a day "YYYY-MM-DD"'),
   post_date: pattern(DAY, 'a day "YYYY-MM-DD"'),
@@ -177,7 +197,9 @@ export const eventRecord = z
   .strictObject({
     kind: z.literal('event'),
     id: recordId,
-    type: z.enum(EVENT_TYPES, { error: `must be "job_change" or one of the watchlist event keys (${WATCHLIST_EVENT_KEYS.join(', ')})` }),
+    type: z.enum(EVENT_TYPES, {
+      error: `must be "job_change" or one of the watchlist event keys (${WATCHLIST_EVENT_KEYS.join(', ')})`,
+    }),
     occurredAt: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as "2024-11-22T09:30:00Z"' }),
     companyId: recordId,
     personId: z
@@ -191,20 +213,35 @@ export const eventRecord = z
     data: z
       .record(z.string(), z.unknown())
       .nullish()
-      .transform((data) => Object.fromEntries(Object.entries(data ?? {}).filter(([, value]) => value !== null)) as Record<string, string | number>),
+      .transform(
+        (data) =>
+          Object.fromEntries(Object.entries(data ?? {}).filter(([, value]) => value !== null)) as Record<
+            string,
+            string | number
+          >,
+      ),
   })
   .superRefine((event, ctx) => {
     if (PERSON_EVENT_TYPES.has(event.type) && !event.personId) {
-      ctx.addIssue({ code: 'custom', path: ['personId'], message: `is required for "${event.type}" events, whose lead is a person` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['personId'],
+        message: `is required for "${event.type}" events, whose lead is a person`,
+      });
     }
     const allowed = allowedDataFields(event.type);
     for (const [field, value] of Object.entries(event.data)) {
       if (!allowed.has(field)) {
-        ctx.addIssue({ code: 'custom', path: ['data', field], message: `is not a lead signal field of "${event.type}" events` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['data', field],
+          message: `is not a lead signal field of "${event.type}" events`,
+        });
         continue;
       }
       const rule = FIELD_RULES[field] ?? text;
-      if (!rule.test(value)) ctx.addIssue({ code: 'custom', path: ['data', field], message: `must be ${rule.expected}` });
+      if (!rule.test(value))
+        ctx.addIssue({ code: 'custom', path: ['data', field], message: `must be ${rule.expected}` });
     }
   });
 

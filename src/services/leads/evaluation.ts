@@ -18,7 +18,10 @@ export function duplicateWindowDays(duplicateHandling: string): number {
 }
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
-export function leadsLeftToday(signal: Pick<Signal, 'dailyLeadLimit' | 'leadsDay' | 'leadsToday'>, today: string): number {
+export function leadsLeftToday(
+  signal: Pick<Signal, 'dailyLeadLimit' | 'leadsDay' | 'leadsToday'>,
+  today: string,
+): number {
   return signal.dailyLeadLimit - (signal.leadsDay === today ? signal.leadsToday : 0);
 }
 
@@ -142,7 +145,10 @@ function jobChangePlan(signal: Signal, now: Date): EvaluationPlan {
       field: 'companySizeFilters',
       sql: config.companySizeFilters?.length ? companySizeClause(config.companySizeFilters, args) : 'TRUE',
     },
-    { field: 'industryFilters', sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE' },
+    {
+      field: 'industryFilters',
+      sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE',
+    },
     { field: 'locations', sql: config.locations?.length ? locationClause(config.locations, args) : 'TRUE' },
     { field: 'maxJobAgeDays', sql: occurredBetween(args, eligibleSince, now) },
   ];
@@ -256,9 +262,18 @@ function marketWidePlan(
   const age: EvaluationFilter = { field: '', sql: occurredBetween(args, eligibleSince, now) };
   const filters: EvaluationFilter[] = [
     ...ownFilters(args, age),
-    { field: 'industryFilters', sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE' },
-    { field: 'companySizeFilters', sql: config.companySizeFilters?.length ? companySizeClause(config.companySizeFilters, args) : 'TRUE' },
-    { field: 'locations', sql: config.locations?.length ? locationClause(config.locations, args, HEADQUARTERS) : 'TRUE' },
+    {
+      field: 'industryFilters',
+      sql: config.industryFilters?.length ? industryClause(config.industryFilters, args) : 'TRUE',
+    },
+    {
+      field: 'companySizeFilters',
+      sql: config.companySizeFilters?.length ? companySizeClause(config.companySizeFilters, args) : 'TRUE',
+    },
+    {
+      field: 'locations',
+      sql: config.locations?.length ? locationClause(config.locations, args, HEADQUARTERS) : 'TRUE',
+    },
     { field: 'targetPersonas', sql: targeting ? 'p.id IS NOT NULL' : 'TRUE' },
   ];
   return {
@@ -276,7 +291,8 @@ function marketWidePlan(
 }
 
 /** A number in the event's data, or NULL when absent or not a number. */
-const dataNumber = (field: string) => `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric END`;
+const dataNumber = (field: string) =>
+  `CASE WHEN jsonb_typeof(e.data->'${field}') = 'number' THEN (e.data->>'${field}')::numeric END`;
 
 export const DEFAULT_ANNOUNCEMENT_AGE_DAYS = 90;
 export const DEFAULT_POSTING_AGE_DAYS = 30;
@@ -294,8 +310,14 @@ function fundraisingPlan(signal: Signal, now: Date): EvaluationPlan {
           ? `lower(${FUNDING_STAGE_SQL}) = ANY($${args.push(config.fundingStages.map((stage) => stage.toLowerCase()))}::text[])`
           : 'TRUE',
       },
-      { field: 'minAmountUsd', sql: config.minAmountUsd !== undefined ? `${amount} >= $${args.push(config.minAmountUsd)}` : 'TRUE' },
-      { field: 'maxAmountUsd', sql: config.maxAmountUsd !== undefined ? `${amount} <= $${args.push(config.maxAmountUsd)}` : 'TRUE' },
+      {
+        field: 'minAmountUsd',
+        sql: config.minAmountUsd !== undefined ? `${amount} >= $${args.push(config.minAmountUsd)}` : 'TRUE',
+      },
+      {
+        field: 'maxAmountUsd',
+        sql: config.maxAmountUsd !== undefined ? `${amount} <= $${args.push(config.maxAmountUsd)}` : 'TRUE',
+      },
       { ...age, field: 'maxAnnouncementAgeDays' },
     ];
   });
@@ -320,9 +342,18 @@ function hiringPlan(signal: Signal, now: Date): EvaluationPlan {
     return [
       // Like titles for job changes: a signal without keywords matches no posting.
       { field: 'keywords', sql: `EXISTS (SELECT 1 ${matching})` },
-      { field: 'departments', sql: config.departments?.length ? `e.job_department = ANY($${args.push(config.departments)}::text[])` : 'TRUE' },
-      { field: 'seniorities', sql: config.seniorities?.length ? `e.job_seniority = ANY($${args.push(config.seniorities)}::text[])` : 'TRUE' },
-      { field: 'jobLocations', sql: config.jobLocations?.length ? locationClause(config.jobLocations, args, JOB_PLACE) : 'TRUE' },
+      {
+        field: 'departments',
+        sql: config.departments?.length ? `e.job_department = ANY($${args.push(config.departments)}::text[])` : 'TRUE',
+      },
+      {
+        field: 'seniorities',
+        sql: config.seniorities?.length ? `e.job_seniority = ANY($${args.push(config.seniorities)}::text[])` : 'TRUE',
+      },
+      {
+        field: 'jobLocations',
+        sql: config.jobLocations?.length ? locationClause(config.jobLocations, args, JOB_PLACE) : 'TRUE',
+      },
       { ...age, field: 'maxPostingAgeDays' },
     ];
   });
@@ -344,9 +375,20 @@ export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
 }
 
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */
-export async function findCandidates(tx: EntityManager, signal: Signal, now: Date, limit: number): Promise<Candidate[]> {
+export async function findCandidates(
+  tx: EntityManager,
+  signal: Signal,
+  now: Date,
+  limit: number,
+): Promise<Candidate[]> {
   const plan = evaluationPlan(signal, now);
-  const where = [plan.kind, plan.watched, ...plan.filters.map((filter) => filter.sql), `NOT ${plan.isLead}`, plan.subjectAllowed];
+  const where = [
+    plan.kind,
+    plan.watched,
+    ...plan.filters.map((filter) => filter.sql),
+    `NOT ${plan.isLead}`,
+    plan.subjectAllowed,
+  ];
   const { args } = plan;
   return tx.query(
     `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords

@@ -140,6 +140,13 @@ export class Funnel {
       previous = remaining;
       return stage;
     });
-    return { signalId: signal.id, from: from.toISOString(), to: to.toISOString(), candidates: row.candidates, stages, leads: row.leads };
+    return {
+      signalId: signal.id,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      candidates: row.candidates,
+      stages,
+      leads: row.leads,
+    };
   }
 }

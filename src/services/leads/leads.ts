@@ -77,7 +77,11 @@ export class Leads {
     const args: unknown[] = [signalId, query.limit, query.offset];
     if (query.since) args.push(query.since);
     if (accountId) args.push(accountId);
-    const rows = await runPrepared<{ total: number; lead: string | null }>(this.db, pageStatement(Boolean(query.since), Boolean(accountId)), args);
+    const rows = await runPrepared<{ total: number; lead: string | null }>(
+      this.db,
+      pageStatement(Boolean(query.since), Boolean(accountId)),
+      args,
+    );
     if (rows.length === 0) return null;
     const leads = rows[0]!.lead === null ? [] : rows.map((row) => row.lead);
     const total = rows[0]!.total;
@@ -127,7 +131,10 @@ export class Leads {
       }
       const payload = JSON.parse(lead.payload);
       payload.contact.email = lead.email;
-      await tx.query(`UPDATE leads SET email_status = 'found', payload = $2 WHERE id = $1`, [leadId, JSON.stringify(payload)]);
+      await tx.query(`UPDATE leads SET email_status = 'found', payload = $2 WHERE id = $1`, [
+        leadId,
+        JSON.stringify(payload),
+      ]);
       return 'found';
     });
   }

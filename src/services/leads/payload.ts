@@ -24,7 +24,10 @@ export interface LeadSignalInfo {
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
 /** Each type's `signal` fields beyond the common ones, and the label of the event that fired. */
-const TYPE_BLOCKS: Record<string, { fields: readonly string[]; label: (c: Candidate) => string; values?: (c: Candidate) => Record<string, unknown> }> = {
+const TYPE_BLOCKS: Record<
+  string,
+  { fields: readonly string[]; label: (c: Candidate) => string; values?: (c: Candidate) => Record<string, unknown> }
+> = {
   job_changes: { fields: JOB_CHANGE_SIGNAL_FIELDS, label: () => JOB_CHANGE_LAST_SIGNAL_LABEL },
   account_watchlist: {
     fields: WATCHLIST_SIGNAL_FIELDS,

@@ -44,7 +44,11 @@ export class LeadProduction {
    * `started`: leads whose workflows the signal workflow has started since its last call, now
    * recorded as handed off so they are not answered again.
    */
-  async produceBatch(signalId: string, handOff: { started?: string[] } = {}, batchSize = LEADS_PER_BATCH): Promise<ProductionBatch> {
+  async produceBatch(
+    signalId: string,
+    handOff: { started?: string[] } = {},
+    batchSize = LEADS_PER_BATCH,
+  ): Promise<ProductionBatch> {
     if (handOff.started?.length) await this.markHandedOff(handOff.started);
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
     if (!signal || signal.deletedAt) return { state: 'deleted', leads: [], produced: 0, more: false };
@@ -53,11 +57,15 @@ export class LeadProduction {
 
     const now = this.clock.now();
     if (!signal.firstEvaluatedAt) {
-      await this.db.query(`UPDATE signals SET first_evaluated_at = $2 WHERE id = $1 AND first_evaluated_at IS NULL`, [signalId, now]);
+      await this.db.query(`UPDATE signals SET first_evaluated_at = $2 WHERE id = $1 AND first_evaluated_at IS NULL`, [
+        signalId,
+        now,
+      ]);
       signal.firstEvaluatedAt = now;
     }
     const remainingToday = leadsLeftToday(signal, this.clock.utcDay(now));
-    if (remainingToday <= 0) return { state: 'active', leads: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
+    if (remainingToday <= 0)
+      return { state: 'active', leads: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
 
     const limit = Math.min(batchSize, remainingToday);
     const candidates = await findCandidates(this.db.manager, signal, now, limit);
@@ -66,7 +74,8 @@ export class LeadProduction {
       throw err;
     });
     if (stop === 'credits') await this.markCreditsExhausted(signalId, now);
-    else if (produced > 0 && signal.creditsExhaustedAt) await this.db.query(`UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
+    else if (produced > 0 && signal.creditsExhaustedAt)
+      await this.db.query(`UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
 
     const deferredBy = stop === 'credits' ? 'credits' : stop === 'cap' ? 'dailyLeadLimit' : undefined;
     return {
@@ -85,7 +94,11 @@ export class LeadProduction {
    * signal's and the account's rows are locked first, so the day's count and the balance
    * decide how many of the candidates, oldest first, become leads; the rest wait.
    */
-  private async produceAll(signal: Signal, candidates: Candidate[], now: Date): Promise<{ produced: number; stop?: StopReason }> {
+  private async produceAll(
+    signal: Signal,
+    candidates: Candidate[],
+    now: Date,
+  ): Promise<{ produced: number; stop?: StopReason }> {
     if (candidates.length === 0) return { produced: 0 };
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
@@ -112,7 +125,12 @@ export class LeadProduction {
       if (chosen.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
 
       const getEmails = Boolean((signal.config as { getEmails?: boolean }).getEmails);
-      const leadInfo = { id: signal.id, name: signal.name, signalTypeId: signal.signalTypeId, getPhones: Boolean((signal.config as StoredWatchlistConfig).getPhones) };
+      const leadInfo = {
+        id: signal.id,
+        name: signal.name,
+        signalTypeId: signal.signalTypeId,
+        getPhones: Boolean((signal.config as StoredWatchlistConfig).getPhones),
+      };
       const rows = chosen.map((candidate) => {
         const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);
         return { leadId, candidate, payload: JSON.stringify(buildLeadPayload(leadId, now, leadInfo, candidate)) };
@@ -137,7 +155,13 @@ export class LeadProduction {
       const charge = await this.credits.chargeAll(
         tx,
         signal.accountId,
-        inserted.map(({ id }) => ({ credits: price, operation: 'lead', idempotencyKey: `lead:${id}`, signalId: signal.id, leadId: id })),
+        inserted.map(({ id }) => ({
+          credits: price,
+          operation: 'lead',
+          idempotencyKey: `lead:${id}`,
+          signalId: signal.id,
+          leadId: id,
+        })),
       );
       // Throwing rolls back the lead rows too: an unpaid lead does not exist.
       if (charge === 'insufficient') throw new CreditsExhausted();
@@ -154,7 +178,12 @@ export class LeadProduction {
    * once in the batch (its oldest event). The evaluation left out subjects with a lead already;
    * this repeats the check under the signal's lock.
    */
-  private async withoutRepeatedSubjects(tx: EntityManager, signal: Signal, candidates: Candidate[], now: Date): Promise<Candidate[]> {
+  private async withoutRepeatedSubjects(
+    tx: EntityManager,
+    signal: Signal,
+    candidates: Candidate[],
+    now: Date,
+  ): Promise<Candidate[]> {
     const days = duplicateWindowDays(signal.duplicateHandling);
     if (days === 0) return candidates;
     const since = Number.isFinite(days) ? new Date(now.getTime() - days * 86_400_000) : new Date(0);
@@ -163,11 +192,16 @@ export class LeadProduction {
       [signal.id, candidates.map((c) => c.subject_key), since],
     );
     const seen = new Set(repeated.map((r) => r.subject_key));
-    return candidates.filter((candidate) => !seen.has(candidate.subject_key) && Boolean(seen.add(candidate.subject_key)));
+    return candidates.filter(
+      (candidate) => !seen.has(candidate.subject_key) && Boolean(seen.add(candidate.subject_key)),
+    );
   }
 
   private async markCreditsExhausted(signalId: string, now: Date): Promise<void> {
-    await this.db.query(`UPDATE signals SET credits_exhausted_at = coalesce(credits_exhausted_at, $2) WHERE id = $1`, [signalId, now]);
+    await this.db.query(`UPDATE signals SET credits_exhausted_at = coalesce(credits_exhausted_at, $2) WHERE id = $1`, [
+      signalId,
+      now,
+    ]);
   }
 
   /** The signal's leads not yet handed off, with what their workflows show (routes, summary). */
@@ -178,13 +212,23 @@ export class LeadProduction {
        FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
       [signal.id, limit],
     );
-    const routes = [...(signal.webhookUrl ? ['webhook'] : []), ...destinationRoutesOf(signal.destinations).map((r) => r.route)];
-    return rows.map((row) => ({ leadId: row.id, routes, summary: leadSummary(row, routes), emailPending: row.email_pending }));
+    const routes = [
+      ...(signal.webhookUrl ? ['webhook'] : []),
+      ...destinationRoutesOf(signal.destinations).map((r) => r.route),
+    ];
+    return rows.map((row) => ({
+      leadId: row.id,
+      routes,
+      summary: leadSummary(row, routes),
+      emailPending: row.email_pending,
+    }));
   }
 
   private async markHandedOff(leadIds: string[]): Promise<void> {
     if (leadIds.length === 0) return;
-    await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [leadIds]);
+    await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [
+      leadIds,
+    ]);
   }
 }
 

@@ -31,13 +31,20 @@ export function missingForActivation(candidate: Candidate, watchedCount: number)
 export function assertActivatable(candidate: Candidate, watchedCount: number, balance: number): void {
   const missing = missingForActivation(candidate, watchedCount);
   if (missing.length > 0) {
-    throw new AppError(400, 'MISSING_REQUIRED_FIELDS', `Cannot activate: missing ${missing.map((m) => m.label).join(', ')}`, {
-      missing_fields: missing.map((m) => m.field),
-      missing_field_labels: missing.map((m) => m.label),
-    });
+    throw new AppError(
+      400,
+      'MISSING_REQUIRED_FIELDS',
+      `Cannot activate: missing ${missing.map((m) => m.label).join(', ')}`,
+      {
+        missing_fields: missing.map((m) => m.field),
+        missing_field_labels: missing.map((m) => m.label),
+      },
+    );
   }
   const price = signalType(candidate.signalTypeId).creditsPerLead;
   if (balance < price) {
-    throw insufficientCredits(`The account has ${balance} credits; a lead of this signal costs ${price}. Add credits to activate it`);
+    throw insufficientCredits(
+      `The account has ${balance} credits; a lead of this signal costs ${price}. Add credits to activate it`,
+    );
   }
 }

@@ -66,7 +66,13 @@ function reviewIndustries(industries: string[], review: SettingsReview): void {
 
 function fieldUnused(field: 'getEmails' | 'getPhones', why: string, review: SettingsReview): void {
   review.applied[field] = null;
-  review.warnings.push({ code: 'FIELD_UNUSED', field, severity: 'info', message: `${field} is unused: ${why}`, values: [] });
+  review.warnings.push({
+    code: 'FIELD_UNUSED',
+    field,
+    severity: 'info',
+    message: `${field} is unused: ${why}`,
+    values: [],
+  });
 }
 
 /** Market-wide fundraising and hiring: company-level leads unless targetPersonas names the people. */
@@ -74,7 +80,8 @@ function reviewMarketWide(config: FundraisingConfig | HiringConfig, review: Sett
   reviewIndustries(config.industryFilters ?? [], review);
   if ((config.targetPersonas?.length ?? 0) > 0) return;
   for (const field of ['getEmails', 'getPhones'] as const) {
-    if (config[field]) fieldUnused(field, 'no targetPersonas are set, so leads are company-level and carry no person', review);
+    if (config[field])
+      fieldUnused(field, 'no targetPersonas are set, so leads are company-level and carry no person', review);
   }
 }
 
@@ -93,7 +100,11 @@ function reviewWatchlist(config: StoredWatchlistConfig, review: SettingsReview):
   const producesPeople = (config.targetPersonas?.length ?? 0) > 0 || events.some(isPersonLevelEvent);
   for (const field of ['getEmails', 'getPhones'] as const) {
     if (config[field] && !producesPeople) {
-      fieldUnused(field, 'the enabled events are company-level and no targetPersonas are set, so leads carry no person', review);
+      fieldUnused(
+        field,
+        'the enabled events are company-level and no targetPersonas are set, so leads carry no person',
+        review,
+      );
     }
   }
 }
@@ -114,7 +125,8 @@ export function reviewSettings(signal: ReviewedSignal): SettingsReview {
       code: 'CREDITS_EXHAUSTED',
       field: 'credits',
       severity: 'warning',
-      message: 'The account ran out of credits: production is paused and candidates are deferred until credits are added',
+      message:
+        'The account ran out of credits: production is paused and candidates are deferred until credits are added',
       values: [signal.creditsExhaustedAt.toISOString()],
     });
   }

@@ -1,19 +1,48 @@
 import { z } from 'zod';
 import { accountWatchlistConfig, fundraisingConfig, hiringConfig, jobChangesConfig } from './config';
-import { COMMON_SIGNAL_FIELDS, JOB_CHANGE_SIGNAL_FIELDS, WATCHLIST_SIGNAL_FIELDS } from '../../catalogue/watchlist-events';
+import {
+  COMMON_SIGNAL_FIELDS,
+  JOB_CHANGE_SIGNAL_FIELDS,
+  WATCHLIST_SIGNAL_FIELDS,
+} from '../../catalogue/watchlist-events';
 import { FUNDRAISING_SIGNAL_FIELDS, HIRING_SIGNAL_FIELDS } from '../../catalogue/market-signals';
 
 export const SIGNAL_TYPE_IDS = ['job_changes', 'account_watchlist', 'fundraising', 'hiring'] as const;
 export type SignalTypeId = (typeof SIGNAL_TYPE_IDS)[number];
 
 export const CONTACT_FIELDS = [
-  'lead_id', 'created_at', 'first_name', 'last_name', 'email', 'phone', 'title', 'location', 'city', 'country_code',
-  'linkedin_profile_url', 'sales_navigator_profile_url', 'matched_persona',
+  'lead_id',
+  'created_at',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'title',
+  'location',
+  'city',
+  'country_code',
+  'linkedin_profile_url',
+  'sales_navigator_profile_url',
+  'matched_persona',
 ] as const;
 
 export const COMPANY_FIELDS = [
-  'name', 'website', 'linkedin_url', 'hq_country_code', 'hq_city', 'tech_stack', 'homepage_title', 'meta_description',
-  'description', 'industry', 'location', 'employee_count', 'employee_range', 'headquarters', 'company_type', 'founded_year',
+  'name',
+  'website',
+  'linkedin_url',
+  'hq_country_code',
+  'hq_city',
+  'tech_stack',
+  'homepage_title',
+  'meta_description',
+  'description',
+  'industry',
+  'location',
+  'employee_count',
+  'employee_range',
+  'headquarters',
+  'company_type',
+  'founded_year',
 ] as const;
 
 export interface SignalType {
@@ -35,7 +64,8 @@ export const SIGNAL_TYPES: Record<SignalTypeId, SignalType> = {
   job_changes: {
     signalTypeId: 'job_changes',
     name: 'Job changes',
-    description: 'People who recently started a new job matching the titles, company sizes, industries and locations you choose.',
+    description:
+      'People who recently started a new job matching the titles, company sizes, industries and locations you choose.',
     createEndpoint: 'POST /api/v1/signals/job-changes',
     configSchema: jobChangesConfig,
     pricingModel: 'per_lead: 2 credits per lead, plus 0.5 credit for each email found when getEmails is on',
@@ -47,7 +77,8 @@ export const SIGNAL_TYPES: Record<SignalTypeId, SignalType> = {
   account_watchlist: {
     signalTypeId: 'account_watchlist',
     name: 'Account watchlist',
-    description: 'Events at the companies you watch: funding, deals, hiring, new decision makers, social activity, news and forecasts.',
+    description:
+      'Events at the companies you watch: funding, deals, hiring, new decision makers, social activity, news and forecasts.',
     createEndpoint: 'POST /api/v1/signals/account-watchlist',
     configSchema: accountWatchlistConfig,
     pricingModel: 'per_lead: 3 credits per lead, any event',
@@ -108,7 +139,10 @@ export function configParameters(type: SignalType) {
   };
   return Object.entries(schema.properties).map(([name, property]) => ({
     name,
-    type: property.type === 'array' ? `array of ${property.items?.type ?? 'string or object'}` : (property.type ?? 'object'),
+    type:
+      property.type === 'array'
+        ? `array of ${property.items?.type ?? 'string or object'}`
+        : (property.type ?? 'object'),
     required: (schema.required ?? []).includes(name),
     description: property.description ?? '',
     ...(property.enum ? { allowedValues: property.enum } : {}),

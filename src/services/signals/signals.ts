@@ -113,7 +113,10 @@ export class Signals {
     if (filter.signalTypeId) where.push(`signal_type_id = $${args.push(filter.signalTypeId)}`);
     if (filter.createdByThisKey) where.push(`api_key_id = $${args.push(caller.keyId)}`);
     const repo = this.db.getRepository(Signal);
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM signals WHERE ${where.join(' AND ')}`, args);
+    const [{ total }] = await this.db.query(
+      `SELECT count(*)::int AS total FROM signals WHERE ${where.join(' AND ')}`,
+      args,
+    );
     const ids: { id: string }[] = await this.db.query(
       `SELECT id FROM signals WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC
        LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
@@ -122,13 +125,22 @@ export class Signals {
     const rows = ids.length ? await repo.findBy(ids.map(({ id }) => ({ id }))) : [];
     const byId = new Map(rows.map((row) => [row.id, row]));
     const signals = ids.map(({ id }) => signalResource(byId.get(id) as Signal, this.deps.clock));
-    return { signals, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + signals.length < total };
+    return {
+      signals,
+      total,
+      limit: filter.limit,
+      offset: filter.offset,
+      hasMore: filter.offset + signals.length < total,
+    };
   }
 
   async update(caller: Caller, signalId: string, input: UpdateSignalInput): Promise<SignalResource> {
     const current = await this.requireOwned(caller.accountId, signalId);
     const type = signalType(current.signalTypeId);
-    const { companies, ...configPatch } = (input.config ?? {}) as { companies?: CompanyEntry[] } & Record<string, unknown>;
+    const { companies, ...configPatch } = (input.config ?? {}) as { companies?: CompanyEntry[] } & Record<
+      string,
+      unknown
+    >;
     if (companies !== undefined && current.signalTypeId !== 'account_watchlist') {
       throw validationError([{ field: 'config.companies', message: `"companies" is not a known field here` }]);
     }
@@ -142,10 +154,14 @@ export class Signals {
       current.signalTypeId === 'account_watchlist' ? withWatchlistDefaults(parsed.data) : parsed.data;
     if (configPatch.locations !== undefined || configPatch.jobLocations !== undefined) assertLocations(config);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
-    const destinations = input.destinations ? await this.assertDestinationsConnected(caller.accountId, input.destinations) : undefined;
+    const destinations = input.destinations
+      ? await this.assertDestinationsConnected(caller.accountId, input.destinations)
+      : undefined;
 
     const { signal, imported, previous } = await this.db.transaction(async (tx) => {
-      const locked = await tx.getRepository(Signal).findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
+      const locked = await tx
+        .getRepository(Signal)
+        .findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
       if (!locked || locked.deletedAt) throw notFound('Signal');
       const previous = locked.status;
       const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
@@ -159,8 +175,13 @@ export class Signals {
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
       if (next.status === 'active' && previous !== 'active') {
-        const watched = locked.signalTypeId === 'account_watchlist' ? await this.deps.watchlists.count(signalId, tx) : 0;
-        assertActivatable({ signalTypeId: locked.signalTypeId, config }, watched, await this.deps.balance(caller.accountId, tx));
+        const watched =
+          locked.signalTypeId === 'account_watchlist' ? await this.deps.watchlists.count(signalId, tx) : 0;
+        assertActivatable(
+          { signalTypeId: locked.signalTypeId, config },
+          watched,
+          await this.deps.balance(caller.accountId, tx),
+        );
       }
       const signal = await tx.getRepository(Signal).save(tx.getRepository(Signal).merge(locked, next));
       return { signal, imported, previous };
@@ -186,17 +207,24 @@ export class Signals {
    * now). A sequencer destination needs a connected account of the tool and a campaign that
    * exists there; it is answered with the account it resolved to, which is what gets stored.
    */
-  private async assertDestinationsConnected(accountId: string, destinations: DestinationsPatch): Promise<DestinationsPatch> {
+  private async assertDestinationsConnected(
+    accountId: string,
+    destinations: DestinationsPatch,
+  ): Promise<DestinationsPatch> {
     for (const provider of CRM_PROVIDERS) {
       const destination = destinations[provider];
       if (destination?.enabled && !(await this.deps.crmConnections.isConnected(accountId, provider as CrmProvider))) {
-        throw conflict('INTEGRATION_NOT_CONNECTED', `${provider} is not connected; connect it once in the dashboard, then enable it`);
+        throw conflict(
+          'INTEGRATION_NOT_CONNECTED',
+          `${provider} is not connected; connect it once in the dashboard, then enable it`,
+        );
       }
     }
     const resolved: DestinationsPatch = { ...destinations };
     for (const provider of SEQUENCER_PROVIDERS) {
       const destination = destinations[provider];
-      if (destination) resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
+      if (destination)
+        resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
     }
     return resolved;
   }
@@ -212,14 +240,22 @@ function withWatchlistDefaults(config: Record<string, unknown>): Record<string, 
 
 /** Every place filter of a config (`locations`, and a hiring signal's `jobLocations`) must be a known place. */
 function assertLocations(config: Record<string, unknown>): void {
-  const locations = [...((config.locations as string[] | undefined) ?? []), ...((config.jobLocations as string[] | undefined) ?? [])];
+  const locations = [
+    ...((config.locations as string[] | undefined) ?? []),
+    ...((config.jobLocations as string[] | undefined) ?? []),
+  ];
   if (locations.length === 0) return;
   const { invalid } = validateLocations(locations);
   if (invalid.length > 0) {
-    throw new AppError(400, 'INVALID_LOCATION', `Unrecognised locations: ${invalid.map((i) => i.input).join(', ')}. ${INVALID_LOCATION_HINT}`, {
-      invalid_locations: invalid.map((i) => i.input),
-      suggestions: Object.fromEntries(invalid.map((i) => [i.input, i.suggestions])),
-    });
+    throw new AppError(
+      400,
+      'INVALID_LOCATION',
+      `Unrecognised locations: ${invalid.map((i) => i.input).join(', ')}. ${INVALID_LOCATION_HINT}`,
+      {
+        invalid_locations: invalid.map((i) => i.input),
+        suggestions: Object.fromEntries(invalid.map((i) => [i.input, i.suggestions])),
+      },
+    );
   }
 }
 

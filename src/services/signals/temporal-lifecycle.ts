@@ -59,7 +59,9 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     const cancelled = await cancelPendingDeliveries(this.db, signal.id);
     await this.tell(signal.id, 'delete');
     // Replay sends belong to the replay workflow: they find their rows cancelled.
-    const leadIds = new Set(cancelled.flatMap((delivery) => (delivery.kind === 'lead' && delivery.lead_id ? [delivery.lead_id] : [])));
+    const leadIds = new Set(
+      cancelled.flatMap((delivery) => (delivery.kind === 'lead' && delivery.lead_id ? [delivery.lead_id] : [])),
+    );
     await this.cancelLeadWorkflows([...leadIds]);
   }
 
@@ -110,8 +112,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   async evaluateNow(signalId: string): Promise<void> {
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
     if (!signal || signal.deletedAt) throw notFound('Signal');
-    if (signal.status !== 'active') throw conflict('SIGNAL_NOT_ACTIVE', `The signal is ${signal.status}; only active signals evaluate`);
-    if (!this.temporal) throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
+    if (signal.status !== 'active')
+      throw conflict('SIGNAL_NOT_ACTIVE', `The signal is ${signal.status}; only active signals evaluate`);
+    if (!this.temporal)
+      throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
     await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, evaluateNowSignal));
   }
 
@@ -139,7 +143,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   async ensureRunning(signal: Signal, message: 'resume' | 'configChanged' = 'resume'): Promise<void> {
     if (!this.temporal) return;
     try {
-      await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal));
+      await this.temporal.workflow.signalWithStart(
+        signalWorkflowType,
+        this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal),
+      );
     } catch (err) {
       this.logger.warn({ err, signalId: signal.id }, 'could not reach the signal workflow; the worker reconciles it');
     }
@@ -170,7 +177,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
       await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(definition);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return;
-      this.logger.warn({ err, signalId, message }, 'could not reach the signal workflow; it re-reads the signal on its next evaluation');
+      this.logger.warn(
+        { err, signalId, message },
+        'could not reach the signal workflow; it re-reads the signal on its next evaluation',
+      );
     }
   }
 }

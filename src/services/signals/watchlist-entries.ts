@@ -32,7 +32,10 @@ export function canonicalNetworkUrl(raw: string): { kind: 'company' | 'person'; 
   if (!match) return 'unusable';
   const slug = decodeURIComponent(match[2]).toLowerCase();
   const section = match[1].toLowerCase();
-  return { kind: section === 'in' ? 'person' : 'company', url: `https://www.linkedin.com/${section}/${encodeURIComponent(slug)}` };
+  return {
+    kind: section === 'in' ? 'person' : 'company',
+    url: `https://www.linkedin.com/${section}/${encodeURIComponent(slug)}`,
+  };
 }
 
 /**
@@ -91,7 +94,9 @@ export function normaliseEntry(entry: CompanyEntry): WatchlistEntry | undefined 
       kind = network.kind;
     }
     name = given.name.trim() || null;
-    domain = given.domain.trim() ? (registrableDomain(given.domain.replace(/^https?:\/\//i, '').split('/')[0]) ?? null) : null;
+    domain = given.domain.trim()
+      ? (registrableDomain(given.domain.replace(/^https?:\/\//i, '').split('/')[0]) ?? null)
+      : null;
     if (!name && !domain) return undefined;
   }
   const nameKey = name ? nameKeyOf(name) : null;

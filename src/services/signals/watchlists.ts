@@ -98,7 +98,10 @@ export class Watchlists {
   }
 
   /** Removes by entry id and by the same identifiers an upload would match. */
-  async remove(signalId: string, selection: { ids?: string[]; companies?: CompanyEntry[] }): Promise<{ removed: number }> {
+  async remove(
+    signalId: string,
+    selection: { ids?: string[]; companies?: CompanyEntry[] },
+  ): Promise<{ removed: number }> {
     const entries = (selection.companies ?? []).map(normaliseEntry).filter((e): e is WatchlistEntry => Boolean(e));
     // Counted in SQL: TypeORM answers a bare DELETE ... RETURNING as [rows, rowCount], not as rows.
     const [{ removed }]: { removed: number }[] = await this.db.query(
