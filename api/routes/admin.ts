@@ -30,11 +30,9 @@ export const createAccountBody = z.strictObject({
     .meta({ description: 'Also answer an invite link for the first person, who becomes the owner' }),
 });
 const inviteSchema = z.object({
-  url: z
-    .string()
-    .meta({
-      description: 'Single-use dashboard link, valid 7 days; whoever opens it chooses their email and password',
-    }),
+  url: z.string().meta({
+    description: 'Single-use dashboard link, valid 7 days; whoever opens it chooses their email and password',
+  }),
   expiresAt: z.string(),
 });
 export const addCreditsBody = z.strictObject({ amount: creditAmount });

@@ -17,12 +17,10 @@ const contactReferenceFields = {
   lastName: text(200, 'With firstName and companyDomain'),
   companyDomain: text(500, 'Domain of the person\'s company, e.g. "acme.com"'),
 };
-const freshness = z
-  .enum(['cached', 'live'])
-  .meta({
-    description:
-      '`cached` (default) answers from what is known; `live` asks the source now: several seconds, counted against the per-key concurrency cap',
-  });
+const freshness = z.enum(['cached', 'live']).meta({
+  description:
+    '`cached` (default) answers from what is known; `live` asks the source now: several seconds, counted against the per-key concurrency cap',
+});
 
 export const contactLookupQuery = z.object({ ...contactReferenceFields, freshness: freshness.default('cached') });
 export const firmographicQuery = z.object({

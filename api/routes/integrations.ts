@@ -19,16 +19,10 @@ export const connectBody = z
       .min(1)
       .max(1000)
       .meta({ description: "The tool's API key; checked with the tool first, then stored encrypted, never returned" }),
-    label: z
-      .string()
-      .trim()
-      .min(1)
-      .max(255)
-      .optional()
-      .meta({
-        description:
-          'A name for this account of the tool; default: the name the tool gives the account, kept when the same key is sent again without one',
-      }),
+    label: z.string().trim().min(1).max(255).optional().meta({
+      description:
+        'A name for this account of the tool; default: the name the tool gives the account, kept when the same key is sent again without one',
+    }),
   })
   .meta({ id: 'ConnectIntegration' });
 

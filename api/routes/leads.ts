@@ -51,13 +51,10 @@ export const funnelSchema = z
     signalId: z.uuid(),
     from: z.string(),
     to: z.string(),
-    candidates: z
-      .number()
-      .int()
-      .meta({
-        description:
-          "Events of the signal's kind (watchlist: at a watched company or of a watched person) that occurred in [from, to)",
-      }),
+    candidates: z.number().int().meta({
+      description:
+        "Events of the signal's kind (watchlist: at a watched company or of a watched person) that occurred in [from, to)",
+    }),
     stages: z.array(
       z.object({
         filter: z.string().meta({

@@ -53,13 +53,10 @@ export const updateSignalBody = z
   .strictObject({
     name: name.optional(),
     status: status.optional(),
-    config: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .meta({
-        description:
-          'Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field',
-      }),
+    config: z.record(z.string(), z.unknown()).optional().meta({
+      description:
+        'Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field',
+    }),
     webhookUrl,
     destinations: destinationsPatch.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),

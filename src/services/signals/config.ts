@@ -32,19 +32,13 @@ export type JobChangesConfig = z.output<typeof jobChangesConfig>;
 const marketWideFields = {
   companySizeFilters: jobChangesConfig.shape.companySizeFilters,
   industryFilters: jobChangesConfig.shape.industryFilters,
-  locations: textList
-    .optional()
-    .meta({
-      description: 'Company headquarters: country, region or city names; see GET /api/v1/enrichment/validate-location',
-    }),
-  targetPersonas: z
-    .array(personaName)
-    .max(200)
-    .optional()
-    .meta({
-      description:
-        'Persona names; each lead then names a person of a matching persona at the company (without, leads are company-level)',
-    }),
+  locations: textList.optional().meta({
+    description: 'Company headquarters: country, region or city names; see GET /api/v1/enrichment/validate-location',
+  }),
+  targetPersonas: z.array(personaName).max(200).optional().meta({
+    description:
+      'Persona names; each lead then names a person of a matching persona at the company (without, leads are company-level)',
+  }),
   getEmails: z
     .boolean()
     .optional()
@@ -83,13 +77,10 @@ export const fundraisingConfig = z
 export type FundraisingConfig = z.output<typeof fundraisingConfig>;
 
 export const hiringConfig = z.strictObject({
-  keywords: textList
-    .max(100)
-    .optional()
-    .meta({
-      description:
-        'Words or phrases; a posting matches when its title or description contains one (whole-word start, any case)',
-    }),
+  keywords: textList.max(100).optional().meta({
+    description:
+      'Words or phrases; a posting matches when its title or description contains one (whole-word start, any case)',
+  }),
   departments: z
     .array(z.enum(DEPARTMENTS))
     .optional()
@@ -98,11 +89,9 @@ export const hiringConfig = z.strictObject({
     .array(z.enum(SENIORITIES))
     .optional()
     .meta({ description: "The posting's seniority, read from its title" }),
-  jobLocations: textList
-    .optional()
-    .meta({
-      description: 'Where the job is: country, region or city names; see GET /api/v1/enrichment/validate-location',
-    }),
+  jobLocations: textList.optional().meta({
+    description: 'Where the job is: country, region or city names; see GET /api/v1/enrichment/validate-location',
+  }),
   maxPostingAgeDays: z
     .number()
     .int()
