@@ -149,3 +149,35 @@ test("the unprefixed path of the specification's introduction answers the same w
   const unauthenticated = await call(`${testBed.stack.url}/v1/signals/${signalId}/test-webhook`, { method: 'POST' });
   expect(unauthenticated.status).toBe(401);
 });
+
+test('a fundraising or hiring signal is tested with a sample of its own type, every field of its block filled', async () => {
+  const r = await receiver();
+  const create = async (path: string, config: Record<string, unknown>) => {
+    const created = await call(`${testBed.stack.url}/api/v1/signals/${path}`, {
+      token: testBed.account.apiKey,
+      body: { name: `Test ${path}`, webhookUrl: r.url, config },
+    });
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  };
+  const fundraising = await testWebhook(await create('fundraising', {}));
+  expect(fundraising.body.payloadSent.signal).toMatchObject({
+    type: 'fundraising',
+    last_signal: 'Company Raised',
+    funding_stage: 'Series B',
+    funding_amount_usd: 25_000_000,
+    announcement_date: '2026-11-20',
+    is_test: true,
+  });
+  const hiring = await testWebhook(await create('hiring', { keywords: ['data engineer'] }));
+  expect(hiring.body.payloadSent.signal).toMatchObject({
+    type: 'hiring',
+    last_signal: 'Job Offer',
+    job_offer_title: 'Senior Data Engineer',
+    matched_keywords: 'data engineer, snowflake',
+    is_test: true,
+  });
+  const [first, second] = await r.waitFor(2);
+  expect(first.verified && second.verified).toBe(true);
+  expect(first.body.signal.type).toBe('fundraising');
+});

@@ -68,6 +68,9 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
   expect(await description.staticSummary()).toBe(
     `Jane Doe, Chief Technology Officer at ${changer.company.name}: job change → webhook`,
   );
+  // Its route answered at once: the whole lead was one workflow task (local activities).
+  const history = await handle.fetchHistory();
+  expect(history.events?.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
   const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   expect(metadata.currentDetails).toMatch(/^- \*\*webhook\*\*: delivered — delivered \(200\)/);
 
