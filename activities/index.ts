@@ -1,6 +1,7 @@
 import { ApplicationFailure, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
 import type { DeliveryRetrySettings, ReplayCursor } from '../src/temporal/contract';
+import type { Backoff } from '../src/services/deliveries/backoff';
 import { enrichmentActivities } from './enrichment';
 
 /**
@@ -39,12 +40,12 @@ export function createActivities(services: Services) {
       return { email, deliveries };
     },
     /** One attempt of a delivery, classified: the lead workflow decides what waits and how long. */
-    async attemptDelivery(deliveryId: string, backoff: { initialMs: number; maxIntervalMs: number }) {
-      return services.deliveries.attempt(deliveryId, {
-        backoff,
-        maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS,
-        wait: (ms) => sleep(ms),
-      });
+    async attemptDelivery(delivery: { deliveryId: string; route: string; target: string }, backoff: Backoff) {
+      return services.deliveries.attempt(
+        delivery.deliveryId,
+        { backoff, maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) },
+        delivery,
+      );
     },
     async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
       await services.deliveries.markFailed(deliveryId, reason);

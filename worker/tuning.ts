@@ -32,7 +32,7 @@ export const workerTuning = {
    * worker's sticky queue (SDK default). Every new lead workflow's first task comes from the task
    * queue, so with the default 2 of the 10 polls fetch them.
    */
-  nonStickyToStickyPollRatio: 0.2,
+  nonStickyToStickyPollRatio: 0.8,
   /** Local activities run at once (SDK default): a lead workflow's enrichment and routes. */
   maxConcurrentLocalActivityExecutions: 100,
   /** Activities run at once (SDK default): lead production, retries that outlive local retries. */

@@ -38,9 +38,7 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
 
   const routes: Record<string, RouteOutcome> = {};
   try {
-    await Promise.all(
-      deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery.deliveryId))),
-    );
+    await Promise.all(deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery))));
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // The signal was deleted: nothing more is sent, and the rows say cancelled (non-cancellable,
@@ -55,10 +53,11 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
   }
   return { email, routes };
 
-  async function deliver(deliveryId: string): Promise<RouteOutcome> {
+  async function deliver(delivery: { deliveryId: string; route: string; target: string }): Promise<RouteOutcome> {
+    const { deliveryId } = delivery;
     let windowEndsAt: number | undefined;
     for (;;) {
-      const outcome = await attemptDelivery(deliveryId, backoff);
+      const outcome = await attemptDelivery(delivery, backoff);
       windowEndsAt ??= Date.now() + input.retry.windowMs;
       switch (outcome.outcome) {
         case 'delivered':

@@ -42,6 +42,15 @@ const LOG_TAIL_LINES = 40;
 const FILE_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 const sqlitePragmaFlags = (dbFilename?: string) =>
   dbFilename ? FILE_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]) : [];
+/**
+ * Eager activity execution (off by default in servers up to 1.31): the signal workflow's
+ * production activity comes back with the workflow task's answer instead of a poll later.
+ */
+const DYNAMIC_CONFIG = ['system.enableActivityEagerExecution=true'];
+const serverFlags = (dbFilename?: string) => [
+  ...sqlitePragmaFlags(dbFilename),
+  ...DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+];
 
 /**
  * A Temporal dev server with this project's search attributes registered, ready to serve
@@ -100,7 +109,7 @@ function spawnCliServer(cli: string, settings: ServerSettings, onLog?: (line: st
     String(settings.port),
     ...(settings.uiPort === undefined ? ['--headless'] : ['--ui-port', String(settings.uiPort)]),
     ...(settings.dbFilename ? ['--db-filename', settings.dbFilename] : []),
-    ...sqlitePragmaFlags(settings.dbFilename),
+    ...serverFlags(settings.dbFilename),
     '--namespace',
     settings.namespace,
     '--log-level',
@@ -195,7 +204,7 @@ async function startDownloadedServer(settings: ServerSettings): Promise<Starting
         ui: settings.uiPort !== undefined,
         uiPort: settings.uiPort,
         searchAttributes: [...searchAttributeKeys],
-        extraArgs: sqlitePragmaFlags(settings.dbFilename),
+        extraArgs: serverFlags(settings.dbFilename),
         log: { format: 'pretty', level: settings.logLevel },
       },
     });

@@ -116,12 +116,14 @@ export class Deliveries {
       ...destinationRoutesOf(lead.destinations),
     ];
     // The integration must still be this account's, else the attempt resolves it (or fails).
-    await this.db.query(
+    // A row made by an earlier try comes back too (the no-op update), with its id.
+    const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
       `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
        SELECT gen_random_uuid(), $1, $2, $3, r.route, r.target, 'lead',
          (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
        FROM unnest($4::text[], $5::text[], $6::text[]) AS r(route, target, integration_id)
-       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO NOTHING`,
+       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO UPDATE SET kind = EXCLUDED.kind
+       RETURNING id, route, target`,
       [
         lead.id,
         lead.signal_id,
@@ -131,10 +133,7 @@ export class Deliveries {
         routes.map((r) => r.integrationId),
       ],
     );
-    const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
-      `SELECT id, route, target FROM deliveries WHERE lead_id = $1 AND kind = 'lead' ORDER BY route`,
-      [leadId],
-    );
+    rows.sort((a, b) => a.route.localeCompare(b.route));
     return rows.map((r) => ({ deliveryId: r.id, route: r.route, target: r.target }));
   }
 
@@ -143,10 +142,18 @@ export class Deliveries {
    * keeps to a webhook endpoint's pace (waits for its slot, or defers without attempting), sends
    * the stored payload text as is, signed with the current secret of the signal's key (a
    * regenerated secret signs the very next attempt), records the attempt, and tells the
-   * endpoint's note what the receiver said. Classified as contract section 6 says.
+   * endpoint's note what the receiver said. Classified as contract section 6 says. `route`:
+   * the delivery's route and target when the caller has them, saving a read.
    */
-  async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
-    const [known] = await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
+  async attempt(
+    deliveryId: string,
+    options: AttemptOptions,
+    route?: { route: string; target: string },
+  ): Promise<AttemptOutcome> {
+    // A caller that made the row knows its route; whether it is still pending, the attempt below finds out.
+    const [known] = route
+      ? [{ ...route, status: 'pending' }]
+      : await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
     if (!known || known.status !== 'pending')
       return { outcome: 'settled', status: (known?.status ?? 'cancelled') as DeliveryStatus };
     const origin = known.route === 'webhook' ? endpointOf(known.target) : null;
