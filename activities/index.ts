@@ -40,12 +40,12 @@ export function createActivities(services: Services) {
       return { email, deliveries };
     },
     /** One attempt of a delivery, classified: the lead workflow decides what waits and how long. */
-    async attemptDelivery(delivery: { deliveryId: string; route: string; target: string }, backoff: Backoff) {
-      return services.deliveries.attempt(
-        delivery.deliveryId,
-        { backoff, maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS, wait: (ms) => sleep(ms) },
-        delivery,
-      );
+    async attemptDelivery(deliveryId: string, backoff: Backoff) {
+      return services.deliveries.attempt(deliveryId, {
+        backoff,
+        maxWaitMs: ATTEMPT_WAIT_IN_PLACE_MS,
+        wait: (ms) => sleep(ms),
+      });
     },
     async markDeliveryFailed(deliveryId: string, reason: string): Promise<void> {
       await services.deliveries.markFailed(deliveryId, reason);

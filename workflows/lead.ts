@@ -38,7 +38,9 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
 
   const routes: Record<string, RouteOutcome> = {};
   try {
-    await Promise.all(deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery))));
+    await Promise.all(
+      deliveries.map(async (delivery) => (routes[delivery.route] = await deliver(delivery.deliveryId))),
+    );
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // The signal was deleted: nothing more is sent, and the rows say cancelled (non-cancellable,
@@ -53,11 +55,10 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
   }
   return { email, routes };
 
-  async function deliver(delivery: { deliveryId: string; route: string; target: string }): Promise<RouteOutcome> {
-    const { deliveryId } = delivery;
+  async function deliver(deliveryId: string): Promise<RouteOutcome> {
     let windowEndsAt: number | undefined;
     for (;;) {
-      const outcome = await attemptDelivery(delivery, backoff);
+      const outcome = await attemptDelivery(deliveryId, backoff);
       windowEndsAt ??= Date.now() + input.retry.windowMs;
       switch (outcome.outcome) {
         case 'delivered':

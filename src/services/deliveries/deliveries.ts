@@ -145,34 +145,9 @@ export class Deliveries {
    * endpoint's note what the receiver said. Classified as contract section 6 says. `route`:
    * the delivery's route and target when the caller has them, saving a read.
    */
-  async attempt(
-    deliveryId: string,
-    options: AttemptOptions,
-    route?: { route: string; target: string },
-  ): Promise<AttemptOutcome> {
-    // A caller that made the row knows its route; whether it is still pending, the attempt below finds out.
-    const [known] = route
-      ? [{ ...route, status: 'pending' }]
-      : await this.db.query(`SELECT route, target, status FROM deliveries WHERE id = $1`, [deliveryId]);
-    if (!known || known.status !== 'pending')
-      return { outcome: 'settled', status: (known?.status ?? 'cancelled') as DeliveryStatus };
-    const origin = known.route === 'webhook' ? endpointOf(known.target) : null;
-    let paced = false;
-    if (origin) {
-      const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
-      if ('deferMs' in slot) {
-        await this.db.query(
-          `UPDATE deliveries SET next_attempt_at = now() + make_interval(secs => $2::int / 1000.0), updated_at = now()
-           WHERE id = $1 AND status = 'pending'`,
-          [deliveryId, slot.deferMs],
-        );
-        return { outcome: 'deferred', retryInMs: slot.deferMs };
-      }
-      paced = slot.paced;
-      if (slot.waitMs > 0) await options.wait(slot.waitMs);
-    }
-    // One round trip: the attempt is counted, and the stored payload and the signing secret
-    // (the linked key's, while not revoked) come back with it. TypeORM answers an
+  async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
+    // One round trip: the attempt is counted, and the route, the stored payload and the signing
+    // secret (the linked key's, while not revoked) come back with it. TypeORM answers an
     // UPDATE … RETURNING with [rows, affected].
     const [[delivery]] = await this.db.query(
       `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now() WHERE d.id = $1 AND d.status = 'pending'
@@ -185,6 +160,25 @@ export class Deliveries {
     if (!delivery) {
       const [row] = await this.db.query(`SELECT status FROM deliveries WHERE id = $1`, [deliveryId]);
       return { outcome: 'settled', status: (row?.status ?? 'cancelled') as DeliveryStatus };
+    }
+    // The endpoint's slot is claimed last, right before the send, so a 429 noted meanwhile by
+    // another attempt holds this one back.
+    const origin = delivery.route === 'webhook' ? endpointOf(delivery.target) : null;
+    let paced = false;
+    if (origin) {
+      const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
+      if ('deferMs' in slot) {
+        // Not an attempt after all: uncounted, and due when the slot is near.
+        await this.db.query(
+          `UPDATE deliveries SET attempts = attempts - 1, updated_at = now(),
+             next_attempt_at = now() + make_interval(secs => $2::int / 1000.0)
+           WHERE id = $1 AND status = 'pending'`,
+          [deliveryId, slot.deferMs],
+        );
+        return { outcome: 'deferred', retryInMs: slot.deferMs };
+      }
+      paced = slot.paced;
+      if (slot.waitMs > 0) await options.wait(slot.waitMs);
     }
     if (delivery.payload === null) {
       await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
