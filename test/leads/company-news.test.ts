@@ -1,8 +1,5 @@
-import type { Stack } from '../setup/stack';
-import { createAccount } from '../setup/http';
 import {
   allLeads,
-  client,
   company,
   createSignal,
   daysAgo,
@@ -10,8 +7,7 @@ import {
   expectStatus,
   ingest,
   settled,
-  startLeadsStack,
-  type Client,
+  leadsTestBed,
 } from './fixtures';
 
 /**
@@ -19,19 +15,13 @@ import {
  * article (URL, and headline or title) is there and names the company, by name or domain.
  */
 
-let stack: Stack;
-let api: Client;
-beforeAll(async () => {
-  stack = await startLeadsStack();
-  api = client(stack, await createAccount(stack, { credits: 1000 }));
-});
-afterAll(() => stack?.stop());
+const bed = leadsTestBed({ credits: 1000 });
 
 test('news becomes a lead only when its article is there and names the company; the funnel counts the rest under companyNewsArticle', async () => {
   const acme = company('newsy', { name: 'Newsy Robotics', domain: 'newsy-robotics.com' });
   const news = (id: string, days: number, data: Record<string, string>) =>
     event(id, 'company_news', daysAgo(days), acme.id, { data: { news_event_type: 'product_launch', ...data } });
-  await ingest(stack, [
+  await ingest(bed.stack, [
     acme,
     news('news-named', 2, {
       news_headline: 'Newsy Robotics launches a warehouse arm',
@@ -50,21 +40,21 @@ test('news becomes a lead only when its article is there and names the company; 
     }),
   ]);
 
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Newsy news',
     status: 'active',
     config: { companies: ['newsy-robotics.com'], sources: { company_news: { enabled: true } } },
   });
-  await settled(stack, signal.id);
+  await settled(bed.stack, signal.id);
 
-  const leads = await allLeads(api, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads.map((lead) => lead.signal.news_url).sort()).toEqual([
     'https://newsy-robotics.com/blog/arm',
     'https://www.techwire.example/2026/11/newsy-arm',
   ]);
   expect(leads.every((lead) => lead.signal.last_signal === 'Company News')).toBe(true);
 
-  const funnel = expectStatus(await api.get(`/signals/${signal.id}/funnel`), 200);
+  const funnel = expectStatus(await bed.api.get(`/signals/${signal.id}/funnel`), 200);
   expect(funnel.candidates).toBe(5);
   expect(funnel.stages.find((stage: { filter: string }) => stage.filter === 'companyNewsArticle')).toEqual({
     filter: 'companyNewsArticle',

@@ -1,10 +1,7 @@
-import type { Stack } from '../setup/stack';
-import { createAccount } from '../setup/http';
 import {
   DAY_MS,
   allLeads,
   allUsage,
-  client,
   company,
   createSignal,
   dayOf,
@@ -16,8 +13,7 @@ import {
   jobChangeData,
   person,
   settled,
-  startLeadsStack,
-  type Client,
+  leadsTestBed,
 } from './fixtures';
 
 /**
@@ -25,17 +21,11 @@ import {
  * same subject (here the person) may come back through another event.
  */
 
-let stack: Stack;
-let api: Client;
-beforeAll(async () => {
-  stack = await startLeadsStack();
-  api = client(stack, await createAccount(stack, { credits: 1000 }));
-});
-afterAll(() => stack?.stop());
+const bed = leadsTestBed({ credits: 1000 });
 
 /** One person who changed jobs twice: two job_change events, the first `firstDays` ago. */
 async function twoJobChanges(slug: string, title: string, firstDays: number, secondDays: number) {
-  const now = stack.services.clock.now().getTime();
+  const now = bed.stack.services.clock.now().getTime();
   const first = company(`${slug}-one`);
   const second = company(`${slug}-two`);
   const who = person(slug, second.id, { title });
@@ -49,7 +39,7 @@ async function twoJobChanges(slug: string, title: string, firstDays: number, sec
       data: jobChangeData(title, second.name, '2026-10'),
     }),
   ];
-  await ingest(stack, [first, second, who, ...events]);
+  await ingest(bed.stack, [first, second, who, ...events]);
   return { person: who, events };
 }
 
@@ -57,48 +47,48 @@ const newCompanies = (leads: any[]) => leads.map((l) => l.signal.new_company).so
 
 test('refuse: the same person through two job-change events gives one lead, ever', async () => {
   const { events } = await twoJobChanges('du-refuse', 'CDO', 40, 5);
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'CDOs once',
     status: 'active',
     duplicateHandling: 'refuse',
     config: { jobTitles: ['Chief Data Officer'] },
   });
   expect(signal.duplicateHandling).toBe('refuse');
-  await settled(stack, signal.id);
-  const leads = await allLeads(api, signal.id);
+  await settled(bed.stack, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads).toHaveLength(1);
   // The older event is the one produced.
   expect(leads[0].signal.last_signal_date).toBe(dayOf(events[0].occurredAt));
   expect(newCompanies(leads)).toEqual(['du-refuse-one Labs']);
 
   // Later evaluations, even much later, never bring the person back.
-  await evaluateNow(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(1);
-  expect((await allUsage(api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(1);
+  await evaluateNow(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(1);
+  expect((await allUsage(bed.api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(1);
 });
 
 test('job changes default to refuse', async () => {
   await twoJobChanges('du-default', 'CISO', 30, 4);
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'CISOs',
     status: 'active',
     config: { jobTitles: ['Chief Information Security Officer'] },
   });
   expect(signal.duplicateHandling).toBe('refuse');
-  await settled(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(1);
+  await settled(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(1);
 });
 
 test('allow: both events of the same person are leads, and re-evaluating yields no third', async () => {
   await twoJobChanges('du-allow', 'CPO', 40, 5);
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'CPOs always',
     status: 'active',
     duplicateHandling: 'allow',
     config: { jobTitles: ['Chief Product Officer'] },
   });
-  await settled(stack, signal.id);
-  const leads = await allLeads(api, signal.id);
+  await settled(bed.stack, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads).toHaveLength(2);
   expect(newCompanies(leads)).toEqual(['du-allow-one Labs', 'du-allow-two Labs']);
   expect(new Set(leads.map((l) => l.contact.linkedin_profile_url))).toEqual(
@@ -107,19 +97,19 @@ test('allow: both events of the same person are leads, and re-evaluating yields 
   expect(new Set(leads.map((l) => l.contact.lead_id)).size).toBe(2);
 
   // The same events are never leads twice in this signal, however often it evaluates.
-  await evaluateNow(stack, signal.id);
-  await evaluateNow(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(2);
-  expect((await allUsage(api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(2);
+  await evaluateNow(bed.stack, signal.id);
+  await evaluateNow(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(2);
+  expect((await allUsage(bed.api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(2);
 });
 
 test('account watchlist: an event watched through two entries, or evaluated again, is one lead', async () => {
   const co = company('du-wl');
-  await ingest(stack, [
+  await ingest(bed.stack, [
     co,
     event('ev-du-wl-1', 'fundraising', daysAgo(6), co.id, { data: { funding_type: 'Series C' } }),
   ]);
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Watched twice',
     status: 'active',
     // The same company by domain and by its page: two watched entries.
@@ -127,44 +117,44 @@ test('account watchlist: an event watched through two entries, or evaluated agai
   });
   expect(signal.watchlist).toMatchObject({ watched: 2 });
   expect(signal.duplicateHandling).toBe('allow');
-  await settled(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(1);
-  await evaluateNow(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(1);
+  await settled(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(1);
+  await evaluateNow(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(1);
 
   // A different event of the same company is a new lead (the watchlist allows repeated subjects).
-  await ingest(stack, [event('ev-du-wl-2', 'public_tenders', daysAgo(1), co.id)]);
-  await evaluateNow(stack, signal.id);
-  const leads = await allLeads(api, signal.id);
+  await ingest(bed.stack, [event('ev-du-wl-2', 'public_tenders', daysAgo(1), co.id)]);
+  await evaluateNow(bed.stack, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads.map((l) => l.signal.last_signal)).toEqual(['Public Tenders Watchlist', 'Watched Company Raised']);
-  expect((await allUsage(api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(2);
+  expect((await allUsage(bed.api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(2);
 });
 
 test('persona targeting: a company event stays one lead when another person of the persona appears later', async () => {
   const co = company('du-tp');
   const laterCfo = person('du-tp-zed', co.id, { title: 'CFO', lastName: 'Zed' });
-  await ingest(stack, [
+  await ingest(bed.stack, [
     co,
     laterCfo,
     event('ev-du-tp', 'fundraising', daysAgo(3), co.id, { data: { funding_type: 'Series A' } }),
   ]);
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'CFOs of raising companies',
     status: 'active',
     config: { companies: ['du-tp.com'], targetPersonas: ['Chief Financial Officer'] },
   });
-  await settled(stack, signal.id);
-  const [lead] = await allLeads(api, signal.id);
+  await settled(bed.stack, signal.id);
+  const [lead] = await allLeads(bed.api, signal.id);
   expect(lead.contact.last_name).toBe('Zed');
 
   // A second CFO (who would now be picked first for this company) does not make the event a lead again.
-  await ingest(stack, [person('du-tp-abe', co.id, { title: 'CFO', lastName: 'Abe' })]);
-  await evaluateNow(stack, signal.id);
-  expect((await allLeads(api, signal.id)).map((l) => l.contact.last_name)).toEqual(['Zed']);
+  await ingest(bed.stack, [person('du-tp-abe', co.id, { title: 'CFO', lastName: 'Abe' })]);
+  await evaluateNow(bed.stack, signal.id);
+  expect((await allLeads(bed.api, signal.id)).map((l) => l.contact.last_name)).toEqual(['Zed']);
 });
 
 test('concurrent producers of one signal (a retried batch racing its first attempt) never make an event a lead twice', async () => {
-  const now = stack.services.clock.now().getTime();
+  const now = bed.stack.services.clock.now().getTime();
   const co = company('du-race');
   const records: any[] = [co];
   for (let i = 0; i < 20; i++) {
@@ -177,51 +167,51 @@ test('concurrent producers of one signal (a retried batch racing its first attem
       }),
     );
   }
-  await ingest(stack, records);
+  await ingest(bed.stack, records);
   // Created as a draft so that only the producers below run; then marked active in the database
   // without waking a workflow.
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'Data heads',
     duplicateHandling: 'allow',
     config: { jobTitles: ['Head of Data'] },
   });
-  await stack.db.query(`UPDATE signals SET status = 'active' WHERE id = $1`, [signal.id]);
-  const batches = await Promise.all([0, 1, 2, 3].map(() => stack.services.leadProduction.produceBatch(signal.id)));
+  await bed.stack.db.query(`UPDATE signals SET status = 'active' WHERE id = $1`, [signal.id]);
+  const batches = await Promise.all([0, 1, 2, 3].map(() => bed.stack.services.leadProduction.produceBatch(signal.id)));
   expect(batches.reduce((sum, b) => sum + b.produced, 0)).toBe(20);
 
-  const leads = await allLeads(api, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads).toHaveLength(20);
   expect(new Set(leads.map((l) => l.contact.lead_id)).size).toBe(20);
-  expect((await allUsage(api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(20);
-  expect(await getSignal(api, signal.id)).toMatchObject({ leadsTotal: 20, leadsToday: 20 });
+  expect((await allUsage(bed.api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(20);
+  expect(await getSignal(bed.api, signal.id)).toMatchObject({ leadsTotal: 20, leadsToday: 20 });
 });
 
 test('30d: the same person again only once 30 days have passed since their last lead', async () => {
   await twoJobChanges('du-30d', 'CIO', 20, 5);
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'CIOs monthly',
     status: 'active',
     duplicateHandling: '30d',
     config: { jobTitles: ['Chief Information Officer'] },
   });
   expect(signal.duplicateHandling).toBe('30d');
-  await settled(stack, signal.id);
-  const first = await allLeads(api, signal.id);
+  await settled(bed.stack, signal.id);
+  const first = await allLeads(bed.api, signal.id);
   expect(newCompanies(first)).toEqual(['du-30d-one Labs']);
 
   // 29 days later: still inside the window.
-  stack.services.clock.advance(29 * DAY_MS);
-  await evaluateNow(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(1);
+  bed.stack.services.clock.advance(29 * DAY_MS);
+  await evaluateNow(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(1);
 
   // Past 30 days: the second event is a lead.
-  stack.services.clock.advance(2 * DAY_MS);
-  await evaluateNow(stack, signal.id);
-  const leads = await allLeads(api, signal.id);
+  bed.stack.services.clock.advance(2 * DAY_MS);
+  await evaluateNow(bed.stack, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(newCompanies(leads)).toEqual(['du-30d-one Labs', 'du-30d-two Labs']);
   const [second, firstLead] = leads;
   expect(Date.parse(second.contact.created_at) - Date.parse(firstLead.contact.created_at)).toBeGreaterThan(30 * DAY_MS);
   // And not a third time.
-  await evaluateNow(stack, signal.id);
-  expect(await allLeads(api, signal.id)).toHaveLength(2);
+  await evaluateNow(bed.stack, signal.id);
+  expect(await allLeads(bed.api, signal.id)).toHaveLength(2);
 });

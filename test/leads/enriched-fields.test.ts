@@ -1,18 +1,6 @@
-import type { Stack } from '../setup/stack';
-import { createAccount, call } from '../setup/http';
+import { call } from '../setup/http';
 import { TEST_ADMIN_TOKEN } from '../setup/stack';
-import {
-  allLeads,
-  client,
-  company,
-  createSignal,
-  daysAgo,
-  ingest,
-  jobChanger,
-  settled,
-  startLeadsStack,
-  type Client,
-} from './fixtures';
+import { allLeads, company, createSignal, daysAgo, ingest, jobChanger, settled, leadsTestBed } from './fixtures';
 
 /**
  * Lead fields filled from what the provider's records carry: the company's tech stack,
@@ -20,15 +8,9 @@ import {
  * Navigator page. The same fields come back from a firmographic lookup.
  */
 
-let stack: Stack;
-let api: Client;
-beforeAll(async () => {
-  stack = await startLeadsStack();
-  api = client(stack, await createAccount(stack, { credits: 1000 }));
-});
-afterAll(() => stack?.stop());
+const bed = leadsTestBed({ credits: 1000 });
 
-test('a lead carries the homepage title, meta description, tech stack and Sales Navigator page the records carry', async () => {
+test('a lead carries the homepage title, meta description, tech bed.stack and Sales Navigator page the records carry', async () => {
   const changer = jobChanger('enriched', daysAgo(5), {
     person: { salesNavigatorProfileUrl: 'https://www.linkedin.com/sales/lead/ACwAAB12345,NAME_SEARCH,abcd' },
   });
@@ -38,15 +20,15 @@ test('a lead carries the homepage title, meta description, tech stack and Sales 
     homepageTitle: 'Enriched Labs | Data tools for finance teams',
     metaDescription: 'Enriched Labs builds data tools that close the books faster.',
   };
-  await ingest(stack, [enrichedCompany, changer.person, changer.event]);
-  const signal = await createSignal(api, 'job-changes', {
+  await ingest(bed.stack, [enrichedCompany, changer.person, changer.event]);
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'Enriched CTOs',
     status: 'active',
     config: { jobTitles: ['Chief Technology Officer'] },
   });
-  await settled(stack, signal.id);
+  await settled(bed.stack, signal.id);
 
-  const [lead] = await allLeads(api, signal.id);
+  const [lead] = await allLeads(bed.api, signal.id);
   expect(lead.company).toMatchObject({
     tech_stack: ['Snowflake', 'dbt'],
     homepage_title: 'Enriched Labs | Data tools for finance teams',
@@ -56,15 +38,15 @@ test('a lead carries the homepage title, meta description, tech stack and Sales 
     'https://www.linkedin.com/sales/lead/ACwAAB12345,NAME_SEARCH,abcd',
   );
 
-  const found = await api.get(`/enrichment/firmographic?domain=${changer.company.domain}`);
+  const found = await bed.api.get(`/enrichment/firmographic?domain=${changer.company.domain}`);
   expect(found.status).toBe(200);
   expect(found.body.company).toEqual(lead.company);
 });
 
 test('a company without them keeps the empty strings; a Sales Navigator URL elsewhere is refused on ingest', async () => {
   const plain = company('plain-fields', { techStack: [] });
-  await ingest(stack, [plain]);
-  const answer = await call(`${stack.url}/admin/v1/ingest`, {
+  await ingest(bed.stack, [plain]);
+  const answer = await call(`${bed.stack.url}/admin/v1/ingest`, {
     method: 'POST',
     token: TEST_ADMIN_TOKEN,
     body: [
@@ -83,6 +65,6 @@ test('a company without them keeps the empty strings; a Sales Navigator URL else
     rejected: 1,
     errors: [{ line: 1, message: expect.stringContaining('salesNavigatorProfileUrl') }],
   });
-  const found = await api.get(`/enrichment/firmographic?domain=${plain.domain}`);
+  const found = await bed.api.get(`/enrichment/firmographic?domain=${plain.domain}`);
   expect(found.body.company).toMatchObject({ tech_stack: '', homepage_title: '', meta_description: '' });
 });

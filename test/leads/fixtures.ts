@@ -2,7 +2,7 @@ import { signalStateQuery, signalWorkflowId, type SignalWorkflowState } from '..
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
-import { call, type Answer, type TestAccount } from '../setup/http';
+import { call, createAccount, type Answer, type TestAccount } from '../setup/http';
 
 /**
  * Shared pieces of the lead-production suites: provider records (contract section 3) posted
@@ -15,6 +15,29 @@ export const DAY_MS = 86_400_000;
 /** A stack whose signals evaluate only when told to (activation, resume, config change, evaluate endpoint). */
 export const startLeadsStack = (options: { worker?: boolean } = {}) =>
   startStack({ ...options, env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000' } });
+
+/** One file's leads stack and an account's API client: started before its tests, stopped after them. */
+export function leadsTestBed(options: { credits: number }): { readonly stack: Stack; readonly api: Client } {
+  let stack: Stack | undefined;
+  let api: Client | undefined;
+  beforeAll(async () => {
+    stack = await startLeadsStack();
+    api = client(stack, await createAccount(stack, { credits: options.credits }));
+  });
+  afterAll(() => stack?.stop());
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`the leads test bed's ${what} is read before beforeAll has started it`);
+    return value;
+  };
+  return {
+    get stack() {
+      return started(stack, 'stack');
+    },
+    get api() {
+      return started(api, 'api client');
+    },
+  };
+}
 
 /** A short id unique in the run, so tests of one file never see each other's records. */
 export const uid = (prefix: string) => `${prefix}-${randomBytes(5).toString('hex')}`;

@@ -1,11 +1,10 @@
-import { TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
-import { call, createAccount } from '../setup/http';
+import { TEST_ADMIN_TOKEN } from '../setup/stack';
+import { call } from '../setup/http';
 import {
   ISO_INSTANT,
   UUID,
   allLeads,
   allUsage,
-  client,
   company,
   createSignal,
   dayOf,
@@ -17,9 +16,8 @@ import {
   leadEmailOutcomes,
   person,
   settled,
-  startLeadsStack,
   waitForLeadTotal,
-  type Client,
+  leadsTestBed,
 } from './fixtures';
 
 /**
@@ -27,13 +25,7 @@ import {
  * whole objects compared, every key, for each kind of lead.
  */
 
-let stack: Stack;
-let api: Client;
-beforeAll(async () => {
-  stack = await startLeadsStack();
-  api = client(stack, await createAccount(stack, { credits: 1000 }));
-});
-afterAll(() => stack?.stop());
+const bed = leadsTestBed({ credits: 1000 });
 
 /** Every field of the account-watchlist `signal` block, in the specification's order, all empty. */
 const EMPTY_WATCHLIST_FIELDS = {
@@ -100,21 +92,21 @@ test('a job change: person-level lead with the event data, contact (email found)
   const jc = jobChanger('pl-jc', occurredAt, { title: 'CTO' });
   // A person of another persona changing jobs too: filtered out by jobTitles.
   const other = jobChanger('pl-jc-other', daysAgo(2), { title: 'Recruiter' });
-  await ingest(stack, [...jc.records, ...other.records]);
+  await ingest(bed.stack, [...jc.records, ...other.records]);
 
   const from = Date.now();
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'New CTOs',
     status: 'active',
     config: { jobTitles: ['Chief Technology Officer'], getEmails: true },
   });
-  await settled(stack, signal.id);
-  const [produced] = await waitForLeadTotal(api, signal.id, 1);
+  await settled(bed.stack, signal.id);
+  const [produced] = await waitForLeadTotal(bed.api, signal.id, 1);
   // The email is found by the lead's workflow after production.
-  expect(await leadEmailOutcomes(stack, [produced.contact.lead_id])).toEqual(['found']);
+  expect(await leadEmailOutcomes(bed.stack, [produced.contact.lead_id])).toEqual(['found']);
   const to = Date.now();
 
-  const [lead] = await allLeads(api, signal.id);
+  const [lead] = await allLeads(bed.api, signal.id);
   expect(lead).toEqual({
     signal: {
       id: signal.id,
@@ -149,7 +141,7 @@ test('a job change: person-level lead with the event data, contact (email found)
   });
   expectLeadIdentity(lead.contact, from, to);
   // The lead id is the one the ledger names.
-  const usage = await allUsage(api, signal.id);
+  const usage = await allUsage(bed.api, signal.id);
   expect(usage.filter((u) => u.operation === 'lead').map((u) => u.leadId)).toEqual([lead.contact.lead_id]);
 });
 
@@ -158,7 +150,7 @@ test('a funding event: company-level watchlist lead, contact empty, only the fun
   // People at the company do not turn a company event into a person-level lead without personas.
   const cto = person('pl-fund-cto', co.id, { title: 'CTO' });
   const occurredAt = daysAgo(5);
-  await ingest(stack, [
+  await ingest(bed.stack, [
     co,
     cto,
     event('ev-pl-fund', 'fundraising', occurredAt, co.id, {
@@ -166,13 +158,13 @@ test('a funding event: company-level watchlist lead, contact empty, only the fun
     }),
   ]);
 
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Funding watch',
     status: 'active',
     config: { companies: ['pl-fund.com'] },
   });
-  await settled(stack, signal.id);
-  const [lead] = await waitForLeadTotal(api, signal.id, 1);
+  await settled(bed.stack, signal.id);
+  const [lead] = await waitForLeadTotal(bed.api, signal.id, 1);
 
   expect(lead).toEqual({
     signal: {
@@ -202,7 +194,7 @@ test('a new decision maker: person-level watchlist lead with its contact (phone 
     email: null,
   });
   const occurredAt = daysAgo(4);
-  await ingest(stack, [
+  await ingest(bed.stack, [
     co,
     cfo,
     event('ev-pl-ndm', 'new_decision_makers', occurredAt, co.id, {
@@ -212,13 +204,13 @@ test('a new decision maker: person-level watchlist lead with its contact (phone 
   ]);
 
   const from = Date.now();
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Decision makers',
     status: 'active',
     config: { companies: [{ name: 'pl-ndm Labs', domain: 'pl-ndm.com' }], getPhones: true },
   });
-  await settled(stack, signal.id);
-  const [lead] = await waitForLeadTotal(api, signal.id, 1);
+  await settled(bed.stack, signal.id);
+  const [lead] = await waitForLeadTotal(bed.api, signal.id, 1);
   const to = Date.now();
 
   expect(lead).toEqual({
@@ -275,7 +267,7 @@ test('a company event with targetPersonas: the contact is a person of that perso
     job_offer_published_date: dayOf(occurredAt),
     matched_keywords: 'finance, audit',
   };
-  await ingest(stack, [
+  await ingest(bed.stack, [
     co,
     cto,
     cfo,
@@ -288,7 +280,7 @@ test('a company event with targetPersonas: the contact is a person of that perso
     }),
   ]);
 
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Finance leaders',
     status: 'active',
     config: {
@@ -296,9 +288,9 @@ test('a company event with targetPersonas: the contact is a person of that perso
       targetPersonas: ['Chief Financial Officer'],
     },
   });
-  const state = await settled(stack, signal.id);
+  const state = await settled(bed.stack, signal.id);
   expect(state.leadsStarted).toBe(1);
-  const leads = await allLeads(api, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
   expect(leads).toHaveLength(1);
 
   expect(leads[0]).toEqual({
@@ -343,19 +335,19 @@ test('a company known by name and domain only: every company key present, the un
     techStack: [],
   });
   const occurredAt = daysAgo(1);
-  await ingest(stack, [
+  await ingest(bed.stack, [
     sparse,
     event('ev-pl-sparse', 'mergers_acquisitions', occurredAt, sparse.id, {
       data: { deal_type: 'Acquisition', watchlist_role: 'acquirer', announcement_date: dayOf(occurredAt) },
     }),
   ]);
-  const signal = await createSignal(api, 'account-watchlist', {
+  const signal = await createSignal(bed.api, 'account-watchlist', {
     name: 'Deals',
     status: 'active',
     config: { companies: ['pl-sparse.com'] },
   });
-  await settled(stack, signal.id);
-  const [lead] = await waitForLeadTotal(api, signal.id, 1);
+  await settled(bed.stack, signal.id);
+  const [lead] = await waitForLeadTotal(bed.api, signal.id, 1);
   expect(lead).toEqual({
     signal: {
       id: signal.id,
@@ -393,19 +385,19 @@ test('a company known by name and domain only: every company key present, the un
 test('polling serves the same lead twice alike, and a job change is read through the JSON-array ingestion form too', async () => {
   // The JSON-array form of the ingestion endpoint feeds production the same way as NDJSON.
   const jc = jobChanger('pl-array', daysAgo(2), { title: 'Chief Marketing Officer' });
-  const answer = await call(`${stack.url}/admin/v1/ingest`, {
+  const answer = await call(`${bed.stack.url}/admin/v1/ingest`, {
     method: 'POST',
     token: TEST_ADMIN_TOKEN,
     body: jc.records,
   });
   expect(answer.body).toEqual({ accepted: 3, duplicates: 0, rejected: 0, errors: [] });
-  const signal = await createSignal(api, 'job-changes', {
+  const signal = await createSignal(bed.api, 'job-changes', {
     name: 'CMOs',
     status: 'active',
     config: { jobTitles: ['Chief Marketing Officer'] },
   });
-  await settled(stack, signal.id);
-  const first = await waitForLeadTotal(api, signal.id, 1);
+  await settled(bed.stack, signal.id);
+  const first = await waitForLeadTotal(bed.api, signal.id, 1);
   expect(first[0].signal).toEqual({
     id: signal.id,
     name: 'CMOs',
@@ -415,5 +407,5 @@ test('polling serves the same lead twice alike, and a job change is read through
     ...jobChangeData('Chief Marketing Officer', 'pl-array-co Labs'),
   });
   expect(first[0].contact.email).toBe('');
-  expect(await allLeads(api, signal.id)).toEqual(first);
+  expect(await allLeads(bed.api, signal.id)).toEqual(first);
 });
