@@ -90,7 +90,7 @@ export function createServices(deps: ServiceDeps) {
       deps.config,
       apiKeys,
       new WebhookSender(deps.db, deps.config),
-      new DestinationSender(deps.db, integrations, crmConnections, deps.config),
+      new DestinationSender(integrations, crmConnections, deps.config),
       new EndpointRates(deps.db),
     ),
   };

@@ -236,10 +236,6 @@ export class Deliveries {
     );
   }
 
-  async cancelForSignal(signalId: string): Promise<number> {
-    return (await cancelPendingDeliveries(this.db, signalId)).length;
-  }
-
   async list(accountId: string, signalId: string, query: DeliveryListQuery) {
     await this.signalOf(accountId, signalId);
     const where = ['signal_id = $1'];

@@ -1,4 +1,3 @@
-import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import { HubSpotCrm } from '../../providers/crm/hubspot';
 import { OutboundHttpError } from '../../providers/outbound-error';
@@ -62,7 +61,6 @@ export function destinationRoutesOf(destinations: Record<string, unknown> | null
  */
 export class DestinationSender {
   constructor(
-    private readonly db: DataSource,
     private readonly integrations: Integrations,
     private readonly crmConnections: CrmConnections,
     private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
