@@ -21,6 +21,15 @@ function schemaFor(env: NodeJS.ProcessEnv) {
   return z.object({
     NODE_ENV: z.string().default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    /**
+     * The address people, vendors and assistants reach the service at (OAuth redirect URLs, the
+     * tool server's issuer and resource); unset, it is taken from each request's Host and scheme.
+     */
+    PUBLIC_URL: z
+      .string()
+      .url()
+      .optional()
+      .transform((v) => v?.replace(/\/+$/, '')),
     DATABASE_URL: z.string().min(1),
     TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().default('default'),
