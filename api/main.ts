@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
   const db = await openDatabase(config.DATABASE_URL);
-  const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  // Against a cluster or Temporal Cloud nothing else registers the search attributes; the dev server has them.
+  const temporal = await connectTemporal(config.TEMPORAL, {
+    onRetry: (problem) => logger.warn({ problem }, 'waiting for Temporal to accept the search attributes'),
+  });
   const services = createServices({ db, config, logger, temporal });
   // Index the gazetteer now rather than inside the first request that needs it.
   warmUpLocations();

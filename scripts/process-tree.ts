@@ -47,6 +47,7 @@ export interface ChildExit {
 
 export interface NodeChild extends Part {
   exited: Promise<ChildExit>;
+  pid?: number;
 }
 
 /**
@@ -74,7 +75,7 @@ export function spawnNode(
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= terminate(child, exited, graceMs));
-  return { name, exited, stop };
+  return { name, exited, stop, pid: child.pid };
 }
 
 async function terminate(child: ChildProcess, exited: Promise<ChildExit>, graceMs: number): Promise<void> {

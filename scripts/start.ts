@@ -1,7 +1,13 @@
 /**
  * `npm start`: PostgreSQL, a Temporal dev server with its Web UI, the worker and the API as
  * one process tree on this machine. Ctrl-C stops them in reverse order; a second Ctrl-C
- * forces the exit. State lives under `.data/`, so the next start finds it.
+ * forces the exit. State lives under `.data/` (or INTENT_LEADS_DATA_DIR), so the next start
+ * finds it.
+ *
+ * `npm run start:cluster` (`--cluster`): the production topology on this machine instead: the
+ * full Temporal server on PostgreSQL with several history shards, two workers and two API
+ * processes (PORT and PORT+1) sharing a PostgreSQL-backed rate limit. A worker that dies is
+ * started again, as a process supervisor would; the other keeps working meanwhile.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { prepare } from '../src/bootstrap';
 import { startEmbeddedPostgres } from '../src/postgres/embedded';
 import { startTemporalDevServer } from '../src/temporal/dev-server';
+import { startTemporalClusterServer } from '../src/temporal/cluster-server';
 import {
   onLauncherGone,
   onShutdownSignals,
@@ -25,9 +32,16 @@ import { WORKER_NODE_FLAGS } from '../worker/node-flags';
 // Compiled to dist/scripts/start.js.
 const DIST = path.resolve(__dirname, '..');
 const ROOT = path.resolve(DIST, '..');
-const DATA_DIR = path.join(ROOT, '.data');
+const DATA_DIR = process.env.INTENT_LEADS_DATA_DIR
+  ? path.resolve(process.env.INTENT_LEADS_DATA_DIR)
+  : path.join(ROOT, '.data');
+const CLUSTER = process.argv.includes('--cluster');
+/** Workers and API processes of each mode. */
+const TOPOLOGY = CLUSTER ? { workers: 2, apis: 2 } : { workers: 1, apis: 1 };
+const WORKER_RESTART_DELAY_MS = 1000;
 const DEFAULT_POSTGRES_PORT = 54329;
-const TEMPORAL_PORT = 7233;
+/** The local Temporal server's frontend (dev server or cluster mode); LOCAL_TEMPORAL_PORT moves it. */
+const TEMPORAL_PORT = Number(process.env.LOCAL_TEMPORAL_PORT ?? 7233);
 const TEMPORAL_UI_PORT = 8233;
 const CHILD_STOP_GRACE_MS = 10_000;
 const API_READY_TIMEOUT_MS = 60_000;
@@ -110,6 +124,29 @@ async function temporal(
   return server;
 }
 
+async function temporalCluster(
+  tree: ProcessTree,
+  watch: Watch,
+  databaseUrl: string,
+  namespace: string,
+): Promise<{ address: string; shards: number }> {
+  if (process.env.TEMPORAL_ADDRESS) throw new Error('--cluster starts its own Temporal server: unset TEMPORAL_ADDRESS');
+  const started = Date.now();
+  const server = await startTemporalClusterServer({
+    databaseUrl,
+    port: TEMPORAL_PORT,
+    namespace,
+    configDir: path.join(DATA_DIR, 'temporal-cluster'),
+    onLog: (line) => console.log(`[temporal] ${line}`),
+  });
+  tree.add({ name: 'Temporal server', stop: server.stop });
+  watch('Temporal server', server.exited);
+  log(
+    `Temporal server ready on ${server.address}: ${server.shards} history shards on PostgreSQL (${Date.now() - started} ms)`,
+  );
+  return server;
+}
+
 async function waitForApi(baseUrl: string, api: NodeChild, tree: ProcessTree): Promise<boolean> {
   let apiExited = false;
   void api.exited.then(() => (apiExited = true));
@@ -125,8 +162,29 @@ async function waitForApi(baseUrl: string, api: NodeChild, tree: ProcessTree): P
   return false;
 }
 
+/**
+ * A worker process; in the cluster topology one that dies is started again after a second
+ * (as systemd or Kubernetes would), while elsewhere any death stops the whole tree.
+ */
+function startWorker(tree: ProcessTree, watch: Watch, name: string, env: NodeJS.ProcessEnv): void {
+  const worker = tree.add(
+    spawnNode(name, path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS),
+  );
+  log(`${name} started (pid ${worker.pid})`);
+  if (!CLUSTER) return watch(worker.name, worker.exited);
+  void worker.exited.then(async (exit) => {
+    if (tree.isClosing) return;
+    log(`${name} exited (${exit.signal ?? `code ${exit.code}`}); starting it again`);
+    await sleep(WORKER_RESTART_DELAY_MS);
+    if (!tree.isClosing) startWorker(tree, watch, name, env);
+  });
+}
+
 interface Banner {
   apiUrl: string;
+  /** The other API processes of the cluster topology. */
+  otherApiUrls: string[];
+  shards?: number;
   uiUrl?: string;
   temporalAddress: string;
   ready: boolean;
@@ -141,9 +199,20 @@ function printBanner(b: Banner): void {
     ['OpenAPI', `${b.apiUrl}/api/v1/openapi.json`],
     ['MCP', `${b.apiUrl}/mcp`],
     ['Operator API', `${b.apiUrl}/admin/v1`],
-    ['Temporal UI', b.uiUrl ?? `(external Temporal at ${b.temporalAddress})`],
+    ...b.otherApiUrls.map((url): [string, string] => ['Also API', `${url}  (same service, second process)`]),
+    [
+      'Temporal UI',
+      b.uiUrl ??
+        (b.shards
+          ? `(none in cluster mode: Temporal server at ${b.temporalAddress}, ${b.shards} history shards; temporal workflow list --address ${b.temporalAddress})`
+          : `(external Temporal at ${b.temporalAddress})`),
+    ],
   ];
-  if (b.adminToken.generated) rows.push(['Admin token', `${b.adminToken.value}   (new; kept in .data/admin-token)`]);
+  if (b.adminToken.generated)
+    rows.push([
+      'Admin token',
+      `${b.adminToken.value}   (new; kept in ${path.join(path.relative(process.cwd(), DATA_DIR) || '.', 'admin-token')})`,
+    ]);
   if (b.demo) {
     rows.push(
       ['Demo account', b.demo.accountId],
@@ -175,7 +244,9 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
 
   const databaseUrl = await database(tree, watch);
   checkpoint();
-  const temporalServer = await temporal(tree, watch, namespace);
+  const temporalServer = CLUSTER
+    ? await temporalCluster(tree, watch, databaseUrl, namespace)
+    : await temporal(tree, watch, namespace);
   checkpoint();
 
   const env: NodeJS.ProcessEnv = {
@@ -189,6 +260,8 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
     DEMO_DATA: process.env.DEMO_DATA ?? 'true',
     PORT: process.env.PORT ?? '3000',
     NODE_ENV: process.env.NODE_ENV ?? 'development',
+    // Several API processes must share one budget per key.
+    RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE ?? (TOPOLOGY.apis > 1 ? 'postgres' : 'memory'),
   };
 
   const prepared = Date.now();
@@ -197,20 +270,33 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   log(`database migrated (${Date.now() - prepared} ms)`);
   checkpoint();
 
-  // Started before the API so that /readyz, which wants a polling worker, can answer 200.
-  const children = [
-    tree.add(spawnNode('worker', path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS)),
-    tree.add(spawnNode('API', path.join(DIST, 'api', 'main.js'), env, CHILD_STOP_GRACE_MS)),
-  ];
-  for (const child of children) watch(child.name, child.exited);
+  // Started before the APIs so that /readyz, which wants a polling worker, can answer 200.
+  for (let i = 1; i <= TOPOLOGY.workers; i++) {
+    startWorker(tree, watch, TOPOLOGY.workers > 1 ? `worker-${i}` : 'worker', env);
+  }
+  const apiUrls: string[] = [];
+  const apis: NodeChild[] = [];
+  for (let i = 0; i < TOPOLOGY.apis; i++) {
+    const port = String(Number(env.PORT) + i);
+    const name = TOPOLOGY.apis > 1 ? `API-${i + 1}` : 'API';
+    const api = tree.add(
+      spawnNode(name, path.join(DIST, 'api', 'main.js'), { ...env, PORT: port }, CHILD_STOP_GRACE_MS),
+    );
+    log(`${name} started (pid ${api.pid}) on port ${port}`);
+    watch(api.name, api.exited);
+    apis.push(api);
+    apiUrls.push(`http://127.0.0.1:${port}`);
+  }
 
-  const apiUrl = `http://127.0.0.1:${env.PORT}`;
-  const ready = await waitForApi(apiUrl, children[1]!, tree);
+  let ready = true;
+  for (let i = 0; i < apis.length; i++) ready = (await waitForApi(apiUrls[i]!, apis[i]!, tree)) && ready;
   checkpoint();
   printBanner({
-    apiUrl,
-    uiUrl: temporalServer.uiUrl,
+    apiUrl: apiUrls[0]!,
+    otherApiUrls: apiUrls.slice(1),
+    uiUrl: 'uiUrl' in temporalServer ? temporalServer.uiUrl : undefined,
     temporalAddress: temporalServer.address,
+    shards: 'shards' in temporalServer ? temporalServer.shards : undefined,
     ready,
     adminToken,
     demo,

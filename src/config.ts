@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { temporalTargetFrom, type TemporalTarget } from './temporal/target';
 
 /** `1s`, `30s`, `15m`, `1h` (and plain milliseconds) → milliseconds. */
 export function parseDuration(text: string): number {
@@ -31,8 +32,6 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .optional()
       .transform((v) => v?.replace(/\/+$/, '')),
     DATABASE_URL: z.string().min(1),
-    TEMPORAL_ADDRESS: z.string().default('127.0.0.1:7233'),
-    TEMPORAL_NAMESPACE: z.string().default('default'),
     TEMPORAL_TASK_QUEUE: z.string().default('signals'),
     ADMIN_TOKEN: z.string().min(16),
     SECRETS_KEY: z
@@ -65,7 +64,13 @@ function schemaFor(env: NodeJS.ProcessEnv) {
   });
 }
 
-export type Config = z.output<ReturnType<typeof schemaFor>>;
+export type Config = z.output<ReturnType<typeof schemaFor>> & {
+  /** Temporal's connection, as `@temporalio/envconfig` reads it (src/temporal/target.ts). */
+  TEMPORAL: TemporalTarget;
+  /** The same target's address and namespace, for messages and child processes. */
+  TEMPORAL_ADDRESS: string;
+  TEMPORAL_NAMESPACE: string;
+};
 
 /** Reads the environment once at start-up and refuses to start on a bad value, naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,5 +79,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
-  return parsed.data;
+  let temporal: TemporalTarget;
+  try {
+    temporal = temporalTargetFrom(env);
+  } catch (err) {
+    throw new Error(`invalid configuration: Temporal connection settings: ${(err as Error).message}`);
+  }
+  return {
+    ...parsed.data,
+    TEMPORAL: temporal,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_NAMESPACE: temporal.namespace,
+  };
 }

@@ -1,3 +1,4 @@
+import type { TemporalTarget } from '../src/temporal/target';
 import { NativeConnection, Runtime, Worker, WorkerOptions, bundleWorkflowCode } from '@temporalio/worker';
 import { createActivities } from '../activities';
 import { Services } from '../src/services';
@@ -6,8 +7,8 @@ import { installTemporalRuntime } from '../src/temporal/runtime';
 import { workerTuning } from './tuning';
 
 export interface WorkerTarget {
-  address: string;
-  namespace: string;
+  /** Temporal's connection settings (envconfig), the same the process's client uses. */
+  temporal: TemporalTarget;
   taskQueue: string;
   /** Defaults to `deliveryTaskQueue` of `taskQueue`. */
   deliveryTaskQueue?: string;
@@ -25,7 +26,7 @@ export async function createWorker(
   target: WorkerTarget,
 ): Promise<{ worker: Worker; deliveryWorker: Worker; connection: NativeConnection }> {
   installTemporalRuntime(services.logger);
-  const connection = await NativeConnection.connect({ address: target.address });
+  const connection = await NativeConnection.connect(target.temporal.connection);
   // Bundled once for both workers rather than by each (webpack's time and memory, twice).
   const workflowSource: Pick<WorkerOptions, 'workflowBundle'> = {
     workflowBundle: target.workflowBundlePath
@@ -42,7 +43,7 @@ export async function createWorker(
   const activities = createActivities(services);
   const worker = await Worker.create({
     connection,
-    namespace: target.namespace,
+    namespace: target.temporal.namespace,
     taskQueue: target.taskQueue,
     activities,
     ...workflowSource,
@@ -50,7 +51,7 @@ export async function createWorker(
   });
   const deliveryWorker = await Worker.create({
     connection,
-    namespace: target.namespace,
+    namespace: target.temporal.namespace,
     taskQueue: target.deliveryTaskQueue ?? deliveryTaskQueue({ TEMPORAL_TASK_QUEUE: target.taskQueue }),
     activities,
     ...workflowSource,

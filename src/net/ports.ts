@@ -22,6 +22,22 @@ export function findFreePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /**
+ * A free port in [low, high): for servers that store their port in a narrow column (the
+ * Temporal server keeps membership ports as PostgreSQL smallint, so below 32768).
+ */
+export async function findFreePortBetween(low: number, high: number, host = '127.0.0.1'): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const candidate = low + Math.floor(Math.random() * (high - low));
+    try {
+      return await listenOnce(candidate, host);
+    } catch {
+      // Taken: try another.
+    }
+  }
+  throw new Error(`no free port between ${low} and ${high} on ${host}`);
+}
+
+/**
  * Fails early, naming the port, when a fixed port is taken: usually a server left over by an
  * earlier run, whose own error message would be buried in its log.
  */

@@ -1,13 +1,23 @@
 import { Client, Connection } from '@temporalio/client';
+import { registerSearchAttributes, type RegistrationOptions } from './search-attribute-registration';
+import type { TemporalTarget } from './target';
 
-export interface TemporalTarget {
-  address: string;
-  namespace: string;
-}
+export type { TemporalTarget };
 
-/** One connection per process, injected wherever workflows are started or signalled. */
-export async function connectTemporal(target: TemporalTarget): Promise<Client> {
-  const connection = await Connection.connect({ address: target.address });
+/**
+ * One connection per process, injected wherever workflows are started or signalled. With
+ * `registration`, the namespace's search attributes are made sure of first (service start-up).
+ */
+export async function connectTemporal(target: TemporalTarget, registration?: RegistrationOptions): Promise<Client> {
+  const connection = await Connection.connect(target.connection);
+  if (registration) {
+    try {
+      await registerSearchAttributes(connection, target.namespace, registration);
+    } catch (err) {
+      await connection.close();
+      throw err;
+    }
+  }
   return new Client({ connection, namespace: target.namespace });
 }
 

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import { assertPortFree, findFreePort } from '../net/ports';
 import { findTemporalCli, missingTemporalCliMessage } from './cli';
 import { devServerSearchAttributeFlags, searchAttributeKeys } from './contract/search-attributes';
+import { superviseServerProcess } from './server-process';
 
 export interface DevServerOptions {
   /** Frontend gRPC port; 0 or undefined picks a free one. */
@@ -31,8 +31,6 @@ export interface RunningDevServer {
 
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
-const LOG_TAIL_LINES = 40;
 /**
  * SQLite settings of a dev server kept in a file (`npm start`): write-ahead logging, synced at
  * checkpoints instead of at every commit. SQLite's default, a rollback journal synced on every
@@ -46,10 +44,10 @@ const sqlitePragmaFlags = (dbFilename?: string) =>
  * Eager activity execution (off by default in servers up to 1.31): the signal workflow's
  * production activity comes back with the workflow task's answer instead of a poll later.
  */
-const DYNAMIC_CONFIG = ['system.enableActivityEagerExecution=true'];
+export const SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean>> = { 'system.enableActivityEagerExecution': true };
 const serverFlags = (dbFilename?: string) => [
   ...sqlitePragmaFlags(dbFilename),
-  ...DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+  ...Object.entries(SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
 ];
 
 /**
@@ -116,79 +114,8 @@ function spawnCliServer(cli: string, settings: ServerSettings, onLog?: (line: st
     settings.logLevel,
     ...devServerSearchAttributeFlags(),
   ];
-  const child = spawn(cli, args, { detached: false, stdio: ['ignore', 'pipe', 'pipe'] });
-  // A caller that forgets stop() should not hang forever: the server alone keeps nothing
-  // alive, and the 'exit' handler below takes it down with us.
-  child.unref();
-  const tail: string[] = [];
-  // Once we stop it, its complaints about closing connections are expected noise.
-  let stopRequested = false;
-  const record = (line: string) => {
-    tail.push(line);
-    if (tail.length > LOG_TAIL_LINES) tail.shift();
-    if (!stopRequested) onLog?.(line);
-  };
-  forwardLines(child, record);
-
-  // stop() is the normal path; this covers a parent that exits without calling it. SIGKILL
-  // because nothing can wait after 'exit', and SQLite survives it.
-  const killOnExit = () => child.kill('SIGKILL');
-  process.on('exit', killOnExit);
-
-  let exitError: Error | undefined;
-  const exited = new Promise<void>((resolve) => {
-    child.once('error', (err) => {
-      exitError = new Error(`could not run ${cli}: ${err.message}`);
-      resolve();
-    });
-    // 'close', not 'exit': by then the output is complete, and the tail says why it ended.
-    child.once('close', (code, signal) => {
-      exitError ??= new Error(
-        `temporal dev server exited (${signal ?? `code ${code}`}) before it was ready; its last output:\n${tail.join('\n')}`,
-      );
-      resolve();
-    });
-  }).finally(() => process.removeListener('exit', killOnExit));
-
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopRequested = true;
-    return (stopping ??= stopChild(child, exited));
-  };
-  return {
-    address: `${HOST}:${settings.port}`,
-    uiUrl: uiUrlOf(settings),
-    stop,
-    exited,
-    failure: () => exitError,
-  };
-}
-
-function forwardLines(child: ChildProcess, onLine: (line: string) => void): void {
-  for (const stream of [child.stdout, child.stderr]) {
-    let partial = '';
-    (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      const lines = (partial + chunk).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) onLine(line);
-    });
-    stream?.on('end', () => {
-      if (partial.trim()) onLine(partial);
-    });
-  }
-}
-
-async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const escalation = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
-  try {
-    await exited;
-  } finally {
-    clearTimeout(escalation);
-  }
+  const server = superviseServerProcess(cli, args, 'temporal dev server', onLog);
+  return { address: `${HOST}:${settings.port}`, uiUrl: uiUrlOf(settings), ...server };
 }
 
 async function startDownloadedServer(settings: ServerSettings): Promise<StartingServer> {

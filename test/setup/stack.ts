@@ -55,7 +55,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
   });
   const logger = createLogger(config.LOG_LEVEL, 'test');
   const db = await openDatabase(config.DATABASE_URL, 5);
-  const temporal = await connectTemporal({ address: config.TEMPORAL_ADDRESS, namespace: config.TEMPORAL_NAMESPACE });
+  const temporal = await connectTemporal(config.TEMPORAL);
   const services = createServices({ db, config, logger, temporal });
   const api = await startApi(services, 0, '127.0.0.1');
 
@@ -68,8 +68,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
     url: api.url,
     async startWorker() {
       const { worker, deliveryWorker, connection } = await createWorker(services, {
-        address: config.TEMPORAL_ADDRESS,
-        namespace: config.TEMPORAL_NAMESPACE,
+        temporal: config.TEMPORAL,
         taskQueue: config.TEMPORAL_TASK_QUEUE,
         workflowBundlePath: process.env.TEST_WORKFLOW_BUNDLE,
       });
