@@ -1,4 +1,4 @@
-import { ApplicationFailure, heartbeat, sleep } from '@temporalio/activity';
+import { ApplicationFailure, Context, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
 import type { DeliveryRetrySettings, ReplayCursor } from '../src/temporal/contract';
 import type { Backoff } from '../src/services/deliveries/backoff';
@@ -23,8 +23,18 @@ export function createActivities(services: Services) {
      * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
      * counters), with the delivery settings of this process for the lead workflows it starts.
      */
-    async produceLeads(signalId: string, handOff: { started: string[] }) {
+    async produceLeads(signalId: string, handOff: { started: string[]; evaluationDueAt?: number }) {
+      // Set on the first batch of an evaluation its schedule started: how late it began.
+      if (handOff.evaluationDueAt !== undefined)
+        services.metrics.evaluationStarted(Date.now() - handOff.evaluationDueAt);
       const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId, handOff));
+      services.metrics.leadsProduced(batch.produced);
+      if (batch.produced > 0) {
+        services.logger.info(
+          { signalId, workflowId: Context.current().info.workflowExecution?.workflowId, produced: batch.produced },
+          'leads produced',
+        );
+      }
       const retry: DeliveryRetrySettings = {
         timeoutMs: config.WEBHOOK_TIMEOUT_MS,
         initialMs: config.WEBHOOK_RETRY_INITIAL_MS,

@@ -5,6 +5,7 @@ import { connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
 import { warmUpLocations } from '../src/catalogue/locations';
 import { startApi } from './server';
+import { serveProcessMetrics } from '../src/metrics/metrics-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -19,12 +20,15 @@ async function main(): Promise<void> {
   warmUpLocations();
   const api = await startApi(services, config.PORT);
   logger.info({ url: api.url }, 'api listening');
+  const metricsServer = await serveProcessMetrics(services.metrics, config);
+  if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
 
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     await api.close();
+    await metricsServer?.close();
     await temporal.connection.close();
     await db.destroy();
     logger.info('api stopped');

@@ -39,6 +39,8 @@ const CLUSTER = process.argv.includes('--cluster');
 /** Workers and API processes of each mode. */
 const TOPOLOGY = CLUSTER ? { workers: 2, apis: 2 } : { workers: 1, apis: 1 };
 const WORKER_RESTART_DELAY_MS = 1000;
+/** Each process's `/metrics` port: API processes from here, workers from here + 10 (METRICS_PORT moves both). */
+const METRICS_PORT_BASE = Number(process.env.METRICS_PORT ?? 9464);
 const DEFAULT_POSTGRES_PORT = 54329;
 /** The local Temporal server's frontend (dev server or cluster mode); LOCAL_TEMPORAL_PORT moves it. */
 const TEMPORAL_PORT = Number(process.env.LOCAL_TEMPORAL_PORT ?? 7233);
@@ -170,7 +172,7 @@ function startWorker(tree: ProcessTree, watch: Watch, name: string, env: NodeJS.
   const worker = tree.add(
     spawnNode(name, path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS),
   );
-  log(`${name} started (pid ${worker.pid})`);
+  log(`${name} started (pid ${worker.pid}), metrics on ${env.METRICS_PORT}`);
   if (!CLUSTER) return watch(worker.name, worker.exited);
   void worker.exited.then(async (exit) => {
     if (tree.isClosing) return;
@@ -272,17 +274,24 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
 
   // Started before the APIs so that /readyz, which wants a polling worker, can answer 200.
   for (let i = 1; i <= TOPOLOGY.workers; i++) {
-    startWorker(tree, watch, TOPOLOGY.workers > 1 ? `worker-${i}` : 'worker', env);
+    const metrics = String(METRICS_PORT_BASE + 10 + i - 1);
+    startWorker(tree, watch, TOPOLOGY.workers > 1 ? `worker-${i}` : 'worker', { ...env, METRICS_PORT: metrics });
   }
   const apiUrls: string[] = [];
   const apis: NodeChild[] = [];
   for (let i = 0; i < TOPOLOGY.apis; i++) {
     const port = String(Number(env.PORT) + i);
     const name = TOPOLOGY.apis > 1 ? `API-${i + 1}` : 'API';
+    const metrics = String(METRICS_PORT_BASE + i);
     const api = tree.add(
-      spawnNode(name, path.join(DIST, 'api', 'main.js'), { ...env, PORT: port }, CHILD_STOP_GRACE_MS),
+      spawnNode(
+        name,
+        path.join(DIST, 'api', 'main.js'),
+        { ...env, PORT: port, METRICS_PORT: metrics },
+        CHILD_STOP_GRACE_MS,
+      ),
     );
-    log(`${name} started (pid ${api.pid}) on port ${port}`);
+    log(`${name} started (pid ${api.pid}) on port ${port}, metrics on ${metrics}`);
     watch(api.name, api.exited);
     apis.push(api);
     apiUrls.push(`http://127.0.0.1:${port}`);

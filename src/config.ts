@@ -60,6 +60,9 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .min(0)
       .max(1_000_000)
       .default(production ? 0 : 100),
+    /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().default('127.0.0.1'),
     LOG_LEVEL: z.string().default(production ? 'info' : 'info'),
   });
 }

@@ -8,6 +8,9 @@ import { warmUpLocations } from '../src/catalogue/locations';
 import { createWorker } from './worker';
 import { workflowBundlePath } from './workflow-bundle';
 import { startDemoFeed } from '../src/providers/data/demo-provider';
+import { findFreePort } from '../src/net/ports';
+import { installTemporalRuntime } from '../src/temporal/runtime';
+import { sdkMetricsSource, serveProcessMetrics } from '../src/metrics/metrics-server';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,6 +21,15 @@ async function main(): Promise<void> {
     onRetry: (problem) => logger.warn({ problem }, 'waiting for Temporal to accept the search attributes'),
   });
   const services = createServices({ db, config, logger, temporal });
+  // The SDK's metrics come from its core on a loopback port of their own; /metrics serves them with ours.
+  const sdkMetrics = config.METRICS_PORT === undefined ? undefined : `127.0.0.1:${await findFreePort()}`;
+  installTemporalRuntime(logger, { prometheusBindAddress: sdkMetrics });
+  const metricsServer = await serveProcessMetrics(
+    services.metrics,
+    config,
+    sdkMetrics ? [sdkMetricsSource(sdkMetrics)] : [],
+  );
+  if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
   // Index the gazetteer now rather than inside the first request or evaluation that needs it.
   warmUpLocations();
   const { worker, deliveryWorker, connection } = await createWorker(services, {
@@ -36,6 +48,7 @@ async function main(): Promise<void> {
     : undefined;
   await running;
   await demoFeed?.stop();
+  await metricsServer?.close();
   await connection.close();
   await temporal.connection.close();
   await db.destroy();

@@ -17,6 +17,7 @@ export class SignalRun {
   private started: number;
   private startedThisEvaluation = 0;
   private lastEvaluatedAt: string | null;
+  private scheduledDueAt: number | null = null;
   private status: SignalWorkflowStatus;
   private unacknowledged: string[];
   private nextEvaluationAt: number | null = null;
@@ -53,6 +54,13 @@ export class SignalRun {
 
   delete(): void {
     this.deleted = true;
+  }
+
+  /** When the evaluation about to start was due, if its schedule (not a message) started it; asked once. */
+  takeScheduledDueAt(): number | undefined {
+    const dueAt = this.scheduledDueAt ?? undefined;
+    this.scheduledDueAt = null;
+    return dueAt;
   }
 
   evaluationStarted(): void {
@@ -106,7 +114,10 @@ export class SignalRun {
     const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : Date.now();
     this.nextEvaluationAt = since + this.input.evaluationIntervalMs;
     const waitMs = this.nextEvaluationAt - Date.now();
-    if (waitMs <= 0 || !(await condition(due, waitMs))) this.woken = true;
+    if (waitMs <= 0 || !(await condition(due, waitMs))) {
+      this.woken = true;
+      this.scheduledDueAt = this.nextEvaluationAt;
+    }
     this.nextEvaluationAt = null;
   }
 

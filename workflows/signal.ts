@@ -90,8 +90,14 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   /** Batches until the candidates, the day's cap or the credits run out (or the signal stops). */
   async function evaluate(): Promise<void> {
     run.evaluationStarted();
+    let evaluationDueAt = run.takeScheduledDueAt();
     for (;;) {
-      const batch = await produceLeads(input.signalId, { started: run.takeUnacknowledged() });
+      const handOff = {
+        started: run.takeUnacknowledged(),
+        ...(evaluationDueAt === undefined ? {} : { evaluationDueAt }),
+      };
+      evaluationDueAt = undefined;
+      const batch = await produceLeads(input.signalId, handOff);
       if (batch.state === 'deleted') return run.delete();
       showStatus(
         batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused',

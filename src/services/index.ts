@@ -30,6 +30,7 @@ import { MemberSessions } from './member-sessions';
 import { SignInThrottle } from './sign-in-throttle';
 import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
+import { ServiceMetrics } from '../metrics/service-metrics';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -61,10 +62,12 @@ export function createServices(deps: ServiceDeps) {
     lifecycle: (): SignalLifecycle => lifecycle,
   });
   const apiKeys = new ApiKeys(deps.db, secrets);
+  const metrics = new ServiceMetrics(deps.db);
   const services = {
     ...deps,
     clock,
     secrets,
+    metrics,
     credits,
     accounts,
     apiKeys,
@@ -92,6 +95,7 @@ export function createServices(deps: ServiceDeps) {
       new WebhookSender(deps.db, deps.config),
       new DestinationSender(integrations, crmConnections, deps.config),
       new EndpointRates(deps.db),
+      { metrics, logger: deps.logger },
     ),
   };
   return {

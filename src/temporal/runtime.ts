@@ -8,12 +8,16 @@ let installed = false;
  * per-state-change INFO lines would drown the service's logs. Only the first call in a
  * process counts, because the SDK runtime is a process-wide singleton.
  */
-export function installTemporalRuntime(logger: Logger): void {
+export function installTemporalRuntime(logger: Logger, options: { prometheusBindAddress?: string } = {}): void {
   if (installed) return;
   installed = true;
   const level: LogLevel = logger.levelVal <= 30 ? 'WARN' : 'ERROR';
   try {
     Runtime.install({
+      // The SDK's own metrics (task slots, latencies, polls), served by its core for our /metrics to include.
+      ...(options.prometheusBindAddress
+        ? { telemetryOptions: { metrics: { prometheus: { bindAddress: options.prometheusBindAddress } } } }
+        : {}),
       logger: new DefaultLogger(level, ({ level: entryLevel, message, meta }) => {
         const method = entryLevel === 'ERROR' ? 'error' : 'warn';
         logger[method]({ temporal: meta }, message);

@@ -96,6 +96,17 @@ test('leads flow end to end through both workers; one killed mid-flow loses noth
   }
 }, 600_000);
 
+test("every process serves /metrics off the public port: the worker's with the Temporal SDK's own", async () => {
+  expect([...cluster.metricsUrls.keys()].sort()).toEqual(['API-1', 'API-2', 'worker-1', 'worker-2']);
+  const worker = await (await fetch(cluster.metricsUrls.get('worker-2')!)).text();
+  expect(worker).toMatch(/^temporal_\w+/m); // The SDK core's metrics (task slots, polls, latencies).
+  expect(worker).toMatch(/^intent_leads_delivery_attempts_total\{route="webhook",outcome="delivered"\} [1-9]/m);
+  const api = await (await fetch(cluster.metricsUrls.get('API-1')!)).text();
+  expect(api).toMatch(/^intent_leads_deliveries\{route="webhook",status="delivered"\} [1-9]/m);
+  expect(api).toMatch(/^intent_leads_process_resident_memory_bytes \d+/m);
+  expect((await fetch(`${cluster.apiUrls[0]}/metrics`)).status).toBe(404);
+});
+
 test('both API processes spend one rate-limit budget per key (PostgreSQL-backed)', async () => {
   const account = await createAccount(stack, { credits: 10 });
   const burst = 3 * RATE_LIMIT_PER_SECOND;

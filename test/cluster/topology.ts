@@ -17,6 +17,8 @@ export interface ClusterTopology {
   shards: number;
   /** The current process of each worker (`worker-1`, `worker-2`); a restarted worker has a new one. */
   workerPids: Map<string, number>;
+  /** Each process's metrics address (`worker-1`, `API-1`, ...). */
+  metricsUrls: Map<string, string>;
   /** SIGKILL, as a lost machine: no draining. Resolves once the process is gone. */
   killWorker(name: string): Promise<void>;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startClusterTopology(options: {
     LOG_LEVEL: 'warn',
     ...options.env,
     PORT: String(port),
+    METRICS_PORT: String(await metricsPortBase()),
     LOCAL_TEMPORAL_PORT: String(await findFreePort()),
     INTENT_LEADS_DATA_DIR: options.dataDir,
   };
@@ -60,6 +63,7 @@ class RunningTopology implements ClusterTopology {
   temporalAddress = '';
   shards = 0;
   readonly workerPids = new Map<string, number>();
+  readonly metricsUrls = new Map<string, string>();
   private readonly output: string[] = [];
   private readonly exited: Promise<void>;
   private running = false;
@@ -85,6 +89,8 @@ class RunningTopology implements ClusterTopology {
     if (this.output.length > 300) this.output.shift();
     const worker = /\[start\] (worker-\d) started \(pid (\d+)\)/.exec(line);
     if (worker) this.workerPids.set(worker[1]!, Number(worker[2]));
+    const metrics = /\[start\] ((?:worker|API)-\d) started .*metrics on (\d+)/.exec(line);
+    if (metrics) this.metricsUrls.set(metrics[1]!, `http://127.0.0.1:${metrics[2]}/metrics`);
     const api = /\[start\] API-\d started \(pid \d+\) on port (\d+)/.exec(line);
     if (api) this.apiUrls.push(`http://127.0.0.1:${api[1]}`);
     const server = /Temporal server ready on (\S+): (\d+) history shards/.exec(line);
@@ -130,6 +136,20 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The API processes' metrics ports start here, the workers' 10 above (scripts/start.ts). */
+async function metricsPortBase(): Promise<number> {
+  for (;;) {
+    // Above the range the Temporal server takes its membership ports from (20000–32000).
+    const base = 40_000 + Math.floor(Math.random() * 10_000);
+    try {
+      for (const port of [base, base + 1, base + 10, base + 11]) await assertPortFree(port, 'a metrics listener');
+      return base;
+    } catch {
+      // Taken: try another base.
+    }
   }
 }
 

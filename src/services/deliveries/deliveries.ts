@@ -13,6 +13,9 @@ import type { EndpointRates } from './endpoint-rates';
 import { webhookBody } from './webhook-body';
 import { backoffMs, type Backoff } from './backoff';
 import { destinationRoutesOf, type DestinationSender, type PushResult } from './destination-sender';
+import type { Logger } from '../../logger';
+import type { ServiceMetrics } from '../../metrics/service-metrics';
+import { leadWorkflowId } from '../../temporal/contract';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -95,6 +98,8 @@ export class Deliveries {
     private readonly destinations: DestinationSender,
     /** Each webhook endpoint's send pace, taught by its 429s. */
     readonly rates: EndpointRates,
+    /** Where each attempt is counted and logged, with the ids that find its lead in the Web UI. */
+    private readonly observer: { metrics: ServiceMetrics; logger: Logger },
   ) {}
 
   /**
@@ -216,6 +221,21 @@ export class Deliveries {
     if (origin && sent.outcome === 'retry' && sent.statusCode === 429) {
       await this.rates.recordThrottled(origin, sent.retryAfterMs ?? DEFAULT_RETRY_AFTER_SECONDS * 1000);
     }
+    this.observer.metrics.deliveryAttempted(delivery.route, outcome.outcome);
+    this.observer.logger.info(
+      {
+        signalId: delivery.signal_id,
+        leadId: delivery.lead_id,
+        workflowId: leadWorkflowId(delivery.lead_id),
+        deliveryId,
+        route: delivery.route,
+        attempt: delivery.attempts,
+        outcome: outcome.outcome,
+        statusCode: sent.statusCode,
+        ...(sent.outcome === 'ok' ? {} : { error: sent.error }),
+      },
+      'delivery attempt',
+    );
     return outcome;
   }
 
