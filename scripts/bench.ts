@@ -34,13 +34,15 @@ import {
   type SectionRecord,
 } from './bench/report';
 import { runScale } from './bench/scale';
-import { BenchStack, ROOT } from './bench/stack';
+import { BenchStack, ROOT, type BenchTemporal } from './bench/stack';
 
 interface Options {
   mode: Mode;
   sections: Section[];
   cpuProfDir?: string;
   ceiling: CeilingShape;
+  /** The Temporal servers to measure on, one stack each; the cluster runs the pipeline and ceiling (c) only. */
+  temporal: BenchTemporal[];
   /** The command as typed, for the document. */
   command: string;
 }
@@ -75,6 +77,7 @@ function parseOptions(argv: string[]): Options {
   let sections: Section[] = [...DEFAULT_SECTIONS];
   let cpuProfDir: string | undefined;
   const ceiling: CeilingShape = { ...DEFAULT_CEILING_SHAPE };
+  let temporal: BenchTemporal[] = ['dev', 'cluster'];
   const count = (name: string, value: string | undefined) => {
     const n = Number(value);
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} takes a whole number ≥ 1`);
@@ -99,12 +102,17 @@ function parseOptions(argv: string[]): Options {
       ceiling.perRun = count(arg, argv[++i]);
     } else if (arg === '--ceiling-batch') {
       ceiling.batch = count(arg, argv[++i]);
+    } else if (arg === '--temporal') {
+      const asked = (argv[++i] ?? '').split(',').map((t) => t.trim());
+      if (asked.length === 0 || asked.some((t) => t !== 'dev' && t !== 'cluster'))
+        throw new Error('--temporal takes dev, cluster or dev,cluster');
+      temporal = asked as BenchTemporal[];
     } else if (arg === '--cpu-prof') {
       cpuProfDir = path.resolve(argv[++i] ?? 'bench-profiles');
     } else if (arg === '--help' || arg === '-h') {
       console.log(
         `usage: npm run bench -- [--quick] [--sections ${SECTIONS.join(',')}] [--ceiling-per-run ${DEFAULT_CEILING_SHAPE.perRun}] ` +
-          `[--ceiling-batch ${DEFAULT_CEILING_SHAPE.batch}] [--cpu-prof DIR]\n(default sections: ${DEFAULT_SECTIONS.join(', ')})`,
+          `[--ceiling-batch ${DEFAULT_CEILING_SHAPE.batch}] [--temporal dev,cluster] [--cpu-prof DIR]\n(default sections: ${DEFAULT_SECTIONS.join(', ')})`,
       );
       process.exit(0);
     } else throw new Error(`unknown option ${arg} (see --help)`);
@@ -114,6 +122,7 @@ function parseOptions(argv: string[]): Options {
     sections,
     cpuProfDir,
     ceiling,
+    temporal,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
   };
 }
@@ -211,7 +220,9 @@ function main(): void {
     mkdirSync(options.cpuProfDir, { recursive: true });
     profileArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   }
-  const stack = new BenchStack({ log, workerNodeArgs: profileArgs, apiNodeArgs: profileArgs });
+  const newStack = (temporal: BenchTemporal) =>
+    new BenchStack({ log, workerNodeArgs: profileArgs, apiNodeArgs: profileArgs, temporal });
+  let stack = newStack(options.temporal[0]!);
   const records: SectionRecord[] = [];
   let stopping = false;
 
@@ -235,12 +246,24 @@ function main(): void {
   onLauncherGone(() => void finish(130));
 
   const run = async () => {
-    log(
-      `sections ${options.sections.join(', ')} (${options.mode}); load average ${loadAverage()}; temp dir ${stack.tmpDir}`,
-    );
-    await stack.start();
-    await runSections(stack, options, records);
-    if (stopping) return;
+    for (const [index, temporal] of options.temporal.entries()) {
+      if (index > 0) {
+        await stack.close();
+        stack = newStack(temporal);
+      }
+      // The cluster is measured where it differs: the Temporal server under the pipeline.
+      const sections =
+        temporal === 'dev' ? options.sections : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
+      if (sections.length === 0) continue;
+      log(
+        `sections ${sections.join(', ')} (${options.mode}) on ${temporal}; load average ${loadAverage()}; temp dir ${stack.tmpDir}`,
+      );
+      await stack.start();
+      const before = records.length;
+      await runSections(stack, { ...options, sections }, records);
+      if (temporal !== 'dev') for (const record of records.slice(before)) record.temporal = stack.temporalLabel;
+      if (stopping) return;
+    }
     printTable(records, (line) => console.log(line));
     const written = writeResults(path.join(ROOT, 'docs'), records);
     log(`results written to ${written.map((file) => path.relative(process.cwd(), file) || file).join(' and ')}`);

@@ -42,6 +42,8 @@ export interface Machine {
 export interface SectionRecord<T = unknown> {
   section: Section;
   mode: Mode;
+  /** The Temporal server it ran on, when not the dev server (`npm run bench -- --temporal`). */
+  temporal?: string;
   command: string;
   machine: Machine;
   /** Wall time of the section. */
@@ -170,10 +172,11 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
       continue;
     }
     if (record.section === 'pipeline') {
+      if (record.temporal) rows.push(['pipeline', `on ${record.temporal}`, '', '']);
       for (const run of pipelineRuns(record)) {
         const n = `N=${fmt(run.n, 0)}`;
         rows.push([
-          'pipeline',
+          record.temporal ? '' : 'pipeline',
           `${n} end to end`,
           `${fmt(run.leadsPerSecond)} leads/s${run.complete ? '' : ' (INCOMPLETE)'}`,
           `${pct(run.shareOfCeiling)} of ceiling (c)`,
@@ -302,7 +305,7 @@ const SUMMARY_BEGIN = '<!-- bench:summary:begin -->';
 const SUMMARY_END = '<!-- bench:summary:end -->';
 
 /** Keys a record by mode and section; a new record replaces the old one of the same key. */
-const keyOf = (r: SectionRecord) => `${r.mode}:${r.section}`;
+const keyOf = (r: SectionRecord) => `${r.mode}:${r.section}${r.temporal ? `:${r.temporal}` : ''}`;
 const order = (r: SectionRecord) => SECTIONS.indexOf(r.section) * 2 + (r.mode === 'full' ? 0 : 1);
 
 /** Merges the records into docs/performance-results.json and rebuilds the summary in docs/performance.md. */
@@ -337,7 +340,8 @@ const dateOf = (r: SectionRecord) => `${r.mode}, ${r.machine.date.slice(0, 10)}`
 export function summary(all: SectionRecord[]): string {
   // One record per section: the full-size one, else the quick check.
   const records = all.filter(
-    (r) => r.mode === 'full' || !all.some((o) => o.section === r.section && o.mode === 'full'),
+    (r) =>
+      r.mode === 'full' || !all.some((o) => o.section === r.section && o.temporal === r.temporal && o.mode === 'full'),
   );
   const lines: string[] = ['### Targets', '', '| run | target | measured | |', '|---|---|---|---|'];
   const pipelineRecords = records.filter((r) => r.section === 'pipeline' && (r.error || pipelineRuns(r).length > 0));
@@ -364,7 +368,7 @@ export function summary(all: SectionRecord[]): string {
     );
     for (const { record, run } of runs) {
       lines.push(
-        `| ${dateOf(record)} | ${fmt(run.n, 0)} | ${fmt(run.leadsPerSecond)}${run.complete ? '' : ' (incomplete)'} | ${pct(run.shareOfCeiling)} | ` +
+        `| ${dateOf(record)}, ${record.temporal ?? 'dev server'} | ${fmt(run.n, 0)} | ${fmt(run.leadsPerSecond)}${run.complete ? '' : ' (incomplete)'} | ${pct(run.shareOfCeiling)} | ` +
           `${ms(run.latency.p50)} / ${ms(run.latency.p99)} | ${ms(run.evaluated.p50)} / ${ms(run.evaluated.p99)} | ` +
           `${fmt(run.ceiling.childrenPerSecond)} leads/s | ${fmt(run.direct.leadsPerSecond, 0)} leads/s | ${fmt(run.executionsPerLead, 3)} |`,
       );

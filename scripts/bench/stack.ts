@@ -15,6 +15,7 @@ import { prepare } from '../../src/bootstrap';
 import { findFreePort } from '../../src/net/ports';
 import { startEmbeddedPostgres } from '../../src/postgres/embedded';
 import { startTemporalDevServer } from '../../src/temporal/dev-server';
+import { startTemporalClusterServer, TEMPORAL_SERVER_VERSION } from '../../src/temporal/cluster-server';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags';
 import { benchCpuSeconds, cpuSecondsOf, findPid, machineBusySeconds, postgresCpuSeconds, type CpuMeters } from './cpu';
 
@@ -24,12 +25,16 @@ export const ROOT = path.resolve(DIST, '..');
 const CHILD_STOP_GRACE_MS = 15_000;
 const READY_TIMEOUT_MS = 120_000;
 
+export type BenchTemporal = 'dev' | 'cluster';
+
 export interface StackOptions {
   /** Extra node flags for the worker (`--cpu-prof --cpu-prof-dir=…` to profile it). */
   workerNodeArgs?: string[];
   apiNodeArgs?: string[];
   /** Overrides of the service environment (the bench's own defaults are in `serviceEnv`). */
   env?: Record<string, string>;
+  /** The Temporal server: the dev server (`npm start`'s) or the cluster mode's full server. */
+  temporal?: BenchTemporal;
   log(line: string): void;
 }
 
@@ -94,18 +99,8 @@ export class BenchStack {
     this.checkpoint();
 
     started = Date.now();
-    // A SQLite file, as `npm start` keeps it; headless because nobody looks at the UI here.
-    const server = await startTemporalDevServer({
-      headless: true,
-      dbFilename: path.join(this.tmpDir, 'temporal.db'),
-      onLog: (line) => {
-        if (!this.closing) log(`[temporal] ${line}`);
-      },
-    });
-    this.parts.push({ name: 'Temporal dev server', stop: server.stop });
-    this.temporalAddress = server.address;
-    this.temporalPid = findPid(path.join(this.tmpDir, 'temporal.db'));
-    log(`Temporal dev server ready on ${server.address} (${Date.now() - started} ms)`);
+    await this.startTemporal();
+    log(`${this.temporalLabel} ready on ${this.temporalAddress} (${Date.now() - started} ms)`);
     this.checkpoint();
 
     const apiPort = await findFreePort();
@@ -143,6 +138,34 @@ export class BenchStack {
     this.parts.push(this.api);
     await this.waitForApi();
     log(`worker (pid ${this.worker?.pid}) and API (pid ${this.api.pid}) ready at ${this.apiUrl}`);
+  }
+
+  /** What the measurements ran on, printed beside them. */
+  temporalLabel = '';
+
+  private async startTemporal(): Promise<void> {
+    const onLog = (line: string) => {
+      if (!this.closing) this.options.log(`[temporal] ${line}`);
+    };
+    if (this.options.temporal === 'cluster') {
+      const configDir = path.join(this.tmpDir, 'temporal-cluster');
+      const server = await startTemporalClusterServer({ databaseUrl: this.databaseUrl, configDir, onLog });
+      this.parts.push({ name: 'Temporal server', stop: server.stop });
+      this.temporalAddress = server.address;
+      this.temporalPid = findPid(configDir);
+      this.temporalLabel = `Temporal server ${TEMPORAL_SERVER_VERSION}, PostgreSQL, ${server.shards} history shards`;
+      return;
+    }
+    // A SQLite file, as `npm start` keeps it; headless because nobody looks at the UI here.
+    const server = await startTemporalDevServer({
+      headless: true,
+      dbFilename: path.join(this.tmpDir, 'temporal.db'),
+      onLog,
+    });
+    this.parts.push({ name: 'Temporal dev server', stop: server.stop });
+    this.temporalAddress = server.address;
+    this.temporalPid = findPid(path.join(this.tmpDir, 'temporal.db'));
+    this.temporalLabel = 'Temporal dev server, SQLite, 1 history shard';
   }
 
   /** Starts a worker and waits until it polls both task queues (its identity carries its pid). */
