@@ -34,7 +34,9 @@ import {
   type SectionRecord,
 } from './bench/report';
 import { runScale } from './bench/scale';
-import { BenchStack, ROOT, type BenchTemporal } from './bench/stack';
+import { runSchedule } from './bench/schedule';
+import { findFreePort } from '../src/net/ports';
+import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
 
 interface Options {
   mode: Mode;
@@ -56,6 +58,7 @@ const SIZES = {
     evaluationRows: 1_000_000,
     companies: 10_000,
     signals: 1_000,
+    schedule: { signals: 10_000, intervalMs: 15 * 60_000 },
   },
   quick: {
     pipelineN: [1_000],
@@ -65,6 +68,7 @@ const SIZES = {
     evaluationRows: 100_000,
     companies: 10_000,
     signals: 100,
+    schedule: { signals: 200, intervalMs: 60_000 },
   },
 };
 
@@ -202,6 +206,8 @@ async function runSection(
       return runEvaluation(stack, db, { rows: size.evaluationRows, companies: size.companies }, log);
     case 'scale':
       return runScale(stack, { signals: size.signals }, log);
+    case 'schedule':
+      return runSchedule(stack, { ...size.schedule, metricsUrl: stack.workerMetricsUrl! }, log);
   }
 }
 
@@ -220,8 +226,8 @@ function main(): void {
     mkdirSync(options.cpuProfDir, { recursive: true });
     profileArgs.push('--cpu-prof', `--cpu-prof-dir=${options.cpuProfDir}`);
   }
-  const newStack = (temporal: BenchTemporal) =>
-    new BenchStack({ log, workerNodeArgs: profileArgs, apiNodeArgs: profileArgs, temporal });
+  const newStack = (temporal: BenchTemporal, extra: Partial<StackOptions> = {}) =>
+    new BenchStack({ log, workerNodeArgs: profileArgs, apiNodeArgs: profileArgs, temporal, ...extra });
   let stack = newStack(options.temporal[0]!);
   const records: SectionRecord[] = [];
   let stopping = false;
@@ -253,7 +259,9 @@ function main(): void {
       }
       // The cluster is measured where it differs: the Temporal server under the pipeline.
       const sections =
-        temporal === 'dev' ? options.sections : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
+        temporal === 'dev'
+          ? options.sections.filter((s) => s !== 'schedule')
+          : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
       if (sections.length === 0) continue;
       log(
         `sections ${sections.join(', ')} (${options.mode}) on ${temporal}; load average ${loadAverage()}; temp dir ${stack.tmpDir}`,
@@ -262,6 +270,21 @@ function main(): void {
       const before = records.length;
       await runSections(stack, { ...options, sections }, records);
       if (temporal !== 'dev') for (const record of records.slice(before)) record.temporal = stack.temporalLabel;
+      if (stopping) return;
+    }
+    if (options.sections.includes('schedule') && !stopping) {
+      // Its own stack: evaluations on their interval, and the worker's /metrics to read the lag from.
+      await stack.close();
+      const metricsPort = await findFreePort();
+      const interval = `${SIZES[options.mode].schedule.intervalMs / 1000}s`;
+      stack = newStack('dev', {
+        env: { SIGNAL_EVALUATION_INTERVAL: interval },
+        workerEnv: { METRICS_PORT: String(metricsPort) },
+      });
+      stack.workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      log(`section schedule on its own stack; every signal evaluates every ${interval}`);
+      await stack.start();
+      await runSections(stack, { ...options, sections: ['schedule'] }, records);
       if (stopping) return;
     }
     printTable(records, (line) => console.log(line));

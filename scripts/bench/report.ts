@@ -13,12 +13,13 @@ import type { EvaluationResult } from './evaluation';
 import type { PipelineRun } from './pipeline';
 import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
+import type { ScheduleResult } from './schedule';
 import { fmt, ms } from './stats';
 
-export const SECTIONS = ['pipeline', 'ceiling', 'reads', 'evaluation', 'scale'] as const;
+export const SECTIONS = ['pipeline', 'ceiling', 'reads', 'evaluation', 'scale', 'schedule'] as const;
 export type Section = (typeof SECTIONS)[number];
 /** What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline section. */
-export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale'];
+export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule'];
 export type Mode = 'full' | 'quick';
 
 /** The pipeline's target against ceiling (c) (issue #12). */
@@ -147,6 +148,23 @@ function verdictsOf(record: SectionRecord): Verdict[] {
         },
       ];
     }
+    case 'schedule': {
+      const r = record.data as ScheduleResult;
+      const all = r.evaluations >= r.signals;
+      const of = `${fmt(r.signals, 0)} signals every ${fmt(r.intervalMs / 60_000, 0)} min on one worker`;
+      return [
+        {
+          target: `${of}: evaluation lag p99 < 60 s`,
+          measured: `p99 ≤ ${r.lagP99S} s over ${fmt(r.evaluations, 0)} scheduled evaluations${all ? '' : ' (not all evaluated)'}`,
+          met: all && r.lagP99S <= 60,
+        },
+        {
+          target: `${of}: worker < 600 MB`,
+          measured: `${fmt(r.workerMB, 0)} MB (peak ${fmt(r.peakMB, 0)})`,
+          met: r.peakMB < 600,
+        },
+      ];
+    }
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -244,6 +262,15 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`,
           `${v.candidates} candidates`,
         ]);
+    } else if (record.section === 'schedule') {
+      const r = record.data as ScheduleResult;
+      rows.push([
+        'schedule',
+        `${fmt(r.signals, 0)} signals every ${fmt(r.intervalMs / 60_000, 0)} min, lag p50 / p99`,
+        `≤ ${r.lagP50S} s / ≤ ${r.lagP99S} s`,
+        `${fmt(r.evaluations, 0)} scheduled evaluations, ${pct(r.withinMinuteShare)} within 60 s`,
+      ]);
+      rows.push(['', 'worker memory', `${fmt(r.workerMB, 0)} MB`, `peak ${fmt(r.peakMB, 0)} MB`]);
     } else {
       const r = record.data as ScaleResult;
       rows.push([
@@ -400,7 +427,9 @@ export function summary(all: SectionRecord[]): string {
     );
   }
 
-  const other = records.filter((r) => !r.error && r.data && ['reads', 'evaluation', 'scale'].includes(r.section));
+  const other = records.filter(
+    (r) => !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule'].includes(r.section),
+  );
   if (other.length) lines.push('', '### Reads, evaluation, scale', '');
   for (const record of other) {
     if (record.section === 'reads') {
@@ -413,6 +442,12 @@ export function summary(all: SectionRecord[]): string {
       const r = record.data as EvaluationResult;
       lines.push(
         `- Evaluation (${dateOf(record)}), ${fmt(r.rows, 0)} rows, medians: ${r.variants.map((v) => `${v.name} ${ms(v.medianMs)}`).join('; ')}.`,
+      );
+    } else if (record.section === 'schedule') {
+      const r = record.data as ScheduleResult;
+      lines.push(
+        `- Schedule (${dateOf(record)}), ${fmt(r.signals, 0)} signals every ${fmt(r.intervalMs / 60_000, 0)} min on one worker: ` +
+          `lag p50 ≤ ${r.lagP50S} s, p99 ≤ ${r.lagP99S} s over ${fmt(r.evaluations, 0)} scheduled evaluations; worker ${fmt(r.workerMB, 0)} MB (peak ${fmt(r.peakMB, 0)}).`,
       );
     } else {
       const r = record.data as ScaleResult;

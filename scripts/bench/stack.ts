@@ -33,6 +33,8 @@ export interface StackOptions {
   apiNodeArgs?: string[];
   /** Overrides of the service environment (the bench's own defaults are in `serviceEnv`). */
   env?: Record<string, string>;
+  /** More environment for the worker only (its metrics port, say). */
+  workerEnv?: Record<string, string>;
   /** The Temporal server: the dev server (`npm start`'s) or the cluster mode's full server. */
   temporal?: BenchTemporal;
   log(line: string): void;
@@ -140,6 +142,8 @@ export class BenchStack {
     log(`worker (pid ${this.worker?.pid}) and API (pid ${this.api.pid}) ready at ${this.apiUrl}`);
   }
 
+  /** The worker's /metrics page, when started with a metrics port (the schedule section). */
+  workerMetricsUrl?: string;
   /** What the measurements ran on, printed beside them. */
   temporalLabel = '';
 
@@ -170,10 +174,12 @@ export class BenchStack {
 
   /** Starts a worker and waits until it polls both task queues (its identity carries its pid). */
   async startWorker(): Promise<ServiceProcess> {
-    const worker = this.spawnService('worker', path.join(DIST, 'worker', 'main.js'), [
-      ...WORKER_NODE_FLAGS,
-      ...(this.options.workerNodeArgs ?? []),
-    ]);
+    const worker = this.spawnService(
+      'worker',
+      path.join(DIST, 'worker', 'main.js'),
+      [...WORKER_NODE_FLAGS, ...(this.options.workerNodeArgs ?? [])],
+      { ...this.env, ...this.options.workerEnv },
+    );
     this.worker = worker;
     this.parts.push(worker);
     const deadline = Date.now() + READY_TIMEOUT_MS;
