@@ -14,6 +14,8 @@ const CONCURRENCY = 20;
 const SAMPLE_EVERY_MS = 5_000;
 /** Past one interval after the last signal was created, how long to wait for stragglers. */
 const GRACE_MS = 180_000;
+/** After that, the wait goes on while evaluations keep coming, but not longer than this without one. */
+const STALL_MS = 120_000;
 
 export interface ScheduleResult {
   signals: number;
@@ -84,11 +86,15 @@ export async function runSchedule(
     const createMs = performance.now() - started;
     log(`  ${options.signals} active signals created in ${(createMs / 1000).toFixed(1)} s`);
 
+    // Late evaluations must be counted too: past the interval, wait while they keep coming.
     const deadline = performance.now() + options.intervalMs + GRACE_MS;
     let histogram: Histogram = { buckets: [], count: 0 };
     let lastLog = performance.now();
-    while (performance.now() < deadline) {
+    let lastProgress = performance.now();
+    while (performance.now() < deadline || performance.now() - lastProgress < STALL_MS) {
+      const previous = histogram.count;
       histogram = lagHistogram(await (await fetch(options.metricsUrl)).text());
+      if (histogram.count > previous) lastProgress = performance.now();
       if (histogram.count >= options.signals) break;
       if (performance.now() - lastLog > 60_000) {
         lastLog = performance.now();
