@@ -1,4 +1,5 @@
 import { condition } from '@temporalio/workflow';
+import { nextEvaluationSlot } from './evaluation-slots';
 import type {
   SignalWorkflowCarried,
   SignalWorkflowInput,
@@ -103,7 +104,7 @@ export class SignalRun {
     return true;
   }
 
-  /** Paused: until a message. Active: until a message or the interval since the last evaluation. */
+  /** Paused: until a message. Active: until a message or the signal's next slot (evaluation-slots.ts). */
   async waitForWork(): Promise<void> {
     const due = () => this.woken || this.deleted;
     if (this.paused) {
@@ -112,7 +113,7 @@ export class SignalRun {
       return;
     }
     const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : Date.now();
-    this.nextEvaluationAt = since + this.input.evaluationIntervalMs;
+    this.nextEvaluationAt = nextEvaluationSlot(this.input.signalId, this.input.evaluationIntervalMs, since);
     const waitMs = this.nextEvaluationAt - Date.now();
     if (waitMs <= 0 || !(await condition(due, waitMs))) {
       this.woken = true;

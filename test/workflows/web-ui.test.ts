@@ -14,6 +14,7 @@ import {
   leadWorkflowId,
   signalWorkflowId,
 } from '../../src/temporal/contract';
+import { evaluationPhaseMs, nextEvaluationSlot } from '../../workflows/evaluation-slots';
 import { startReceiver, type Receiver } from '../deliveries/receiver';
 import {
   client,
@@ -146,8 +147,13 @@ test('the activity endpoint asks the workflow, and answers from PostgreSQL alone
     leadsTotal: 1,
     leadsBeingDelivered: 0,
   });
-  // The interval is an hour: the next evaluation is an hour after the last.
-  expect(Date.parse(live.nextEvaluationAt) - Date.parse(live.lastEvaluatedAt)).toBe(3_600_000);
+  // The interval is an hour: the next evaluation is the signal's own slot, half an hour to an hour and a half on.
+  const lastEvaluatedAt = Date.parse(live.lastEvaluatedAt);
+  const nextEvaluationAt = Date.parse(live.nextEvaluationAt);
+  expect(nextEvaluationAt).toBe(nextEvaluationSlot(signal.id, 3_600_000, lastEvaluatedAt));
+  expect(nextEvaluationAt % 3_600_000).toBe(evaluationPhaseMs(signal.id, 3_600_000));
+  expect(nextEvaluationAt - lastEvaluatedAt).toBeGreaterThanOrEqual(1_800_000);
+  expect(nextEvaluationAt - lastEvaluatedAt).toBeLessThanOrEqual(5_400_000);
 
   // A Temporal that does not answer (nothing listens there): the read still answers, marked as such.
   const unreachable = new TemporalClient({
