@@ -7,6 +7,7 @@ const base = require('./jest.config.js');
 module.exports = {
   testEnvironment: base.testEnvironment,
   transform: base.transform,
+  transformIgnorePatterns: base.transformIgnorePatterns,
   reporters: base.reporters,
   roots: ['<rootDir>/test/cluster'],
   testMatch: ['**/*.test.ts'],
