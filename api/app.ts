@@ -16,6 +16,7 @@ import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest'
 import { publicApiRoutes } from './routes/public-api';
 import { mountToolServer } from './mcp/tool-server';
 import { dashboardRouter } from './dashboard/dashboard';
+import { AssistantAuthorization } from './oauth/authorization-server';
 
 function refuseBody(err: Error & { status?: number }): never {
   if (err.status === 413) throw new AppError(413, 'INVALID_REQUEST', 'Request body is larger than 5 MB');
@@ -58,13 +59,17 @@ export async function createApp(services: Services): Promise<ApiApp> {
   });
   mountRoutes(router, [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services)], guards);
   // The assistant tool server at /mcp: same keys, rate limit and permissions as the REST twins of its tools.
-  mountToolServer(router, services, rateLimit, publicRoutes);
+  const authorization = new AssistantAuthorization(services);
+  mountToolServer(router, services, rateLimit, publicRoutes, authorization);
 
   const app = new Koa<AppState>();
   app.proxy = true;
+  app.keys = authorization.cookieKeys;
   app.use(requestLog(services.logger));
   app.use(errorEnvelope);
   app.use(ingestBodyPassThrough);
+  // The OAuth authorization server reads its own bodies, so it comes before the JSON parser.
+  app.use(authorization.middleware());
   // DELETE is parsed too: removing watched companies takes a body.
   app.use(
     bodyParser({
@@ -77,7 +82,7 @@ export async function createApp(services: Services): Promise<ApiApp> {
   );
   app.use(router.routes());
   // The dashboard's pages at `/`; its routes never overlap /api, /admin, /mcp or the health checks.
-  const dashboard = dashboardRouter(services);
+  const dashboard = dashboardRouter(services, authorization);
   app.use(dashboard.routes() as unknown as Koa.Middleware<AppState>);
   return { app, rateLimit, openApi };
 }

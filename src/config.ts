@@ -15,6 +15,12 @@ const bool = (fallback: boolean) =>
     .optional()
     .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
 
+/** Unset or empty (as compose files pass an unset variable): undefined. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => v || undefined);
+
 const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 function schemaFor(env: NodeJS.ProcessEnv) {
@@ -38,6 +44,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
     SIGNAL_EVALUATION_INTERVAL: z.string().default('15m').transform(parseDuration),
+    /** How long an access token an assistant got by OAuth for /mcp lasts; it refreshes after. */
+    ASSISTANT_TOKEN_TTL: z.string().default('1h').transform(parseDuration),
     WEBHOOK_TIMEOUT_MS: int(10_000),
     WEBHOOK_RETRY_INITIAL_MS: int(5_000),
     WEBHOOK_RETRY_MAX_INTERVAL_MS: int(3_600_000),
@@ -54,6 +62,36 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     INSTANTLY_API_URL: z.string().url().default('https://api.instantly.ai/api/v2'),
     SMARTLEAD_API_URL: z.string().url().default('https://server.smartlead.ai/api/v1'),
     HUBSPOT_API_URL: z.string().url().default('https://api.hubapi.com'),
+    // CRMs and Google Sheets connect by OAuth: a tool without its client id shows as not configured.
+    HUBSPOT_CLIENT_ID: optionalText,
+    HUBSPOT_CLIENT_SECRET: optionalText,
+    HUBSPOT_AUTHORIZE_URL: z.string().url().default('https://app.hubspot.com/oauth/authorize'),
+    HUBSPOT_TOKEN_URL: z.string().url().default('https://api.hubapi.com/oauth/2026-03/token'),
+    SALESFORCE_CLIENT_ID: optionalText,
+    SALESFORCE_CLIENT_SECRET: optionalText,
+    /** `https://login.salesforce.com`, `https://test.salesforce.com` (sandboxes) or a My Domain. */
+    SALESFORCE_LOGIN_URL: z
+      .string()
+      .url()
+      .default('https://login.salesforce.com')
+      .transform((v) => v.replace(/\/+$/, '')),
+    PIPEDRIVE_CLIENT_ID: optionalText,
+    PIPEDRIVE_CLIENT_SECRET: optionalText,
+    PIPEDRIVE_OAUTH_URL: z
+      .string()
+      .url()
+      .default('https://oauth.pipedrive.com')
+      .transform((v) => v.replace(/\/+$/, '')),
+    GOOGLE_CLIENT_ID: optionalText,
+    GOOGLE_CLIENT_SECRET: optionalText,
+    GOOGLE_AUTHORIZE_URL: z.string().url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: z.string().url().default('https://oauth2.googleapis.com/token'),
+    GOOGLE_REVOKE_URL: z.string().url().default('https://oauth2.googleapis.com/revoke'),
+    GOOGLE_SHEETS_API_URL: z
+      .string()
+      .url()
+      .default('https://sheets.googleapis.com')
+      .transform((v) => v.replace(/\/+$/, '')),
     /** Credits a new account gets when a person signs up in the dashboard. */
     STARTER_CREDITS: z.coerce
       .number()

@@ -12,6 +12,8 @@ import { signalRoutes } from './pages/signals';
 import { apiKeyRoutes } from './pages/api-keys';
 import { integrationRoutes } from './pages/integrations';
 import { creditRoutes } from './pages/credits';
+import { assistantRoutes } from './pages/assistants';
+import type { AssistantAuthorization } from '../oauth/authorization-server';
 
 const ASSETS: Record<string, { type: string; body: string; etag: string }> = Object.fromEntries(
   [
@@ -34,7 +36,7 @@ const ASSETS: Record<string, { type: string; body: string; etag: string }> = Obj
  * The dashboard: server-rendered pages at `/` over the same services as REST. Every request
  * gets the security headers and its session; every POST needs its CSRF token.
  */
-export function dashboardRouter(services: Services): Router<DashboardState> {
+export function dashboardRouter(services: Services, authorization: AssistantAuthorization): Router<DashboardState> {
   const router = new Router<DashboardState>();
   router.use(dashboardHeaders, dashboardErrors(), loadSession(services.memberSessions), requireCsrf);
   for (const [path, asset] of Object.entries(ASSETS)) {
@@ -56,5 +58,6 @@ export function dashboardRouter(services: Services): Router<DashboardState> {
   apiKeyRoutes(router, services);
   integrationRoutes(router, services);
   creditRoutes(router, services);
+  assistantRoutes(router, services, authorization);
   return router;
 }

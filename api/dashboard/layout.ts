@@ -8,6 +8,7 @@ const NAV: Array<[href: string, label: string]> = [
   ['/signals', 'Signals'],
   ['/api-keys', 'API keys'],
   ['/integrations', 'Integrations'],
+  ['/assistants', 'Assistants'],
   ['/credits', 'Credits'],
   ['/team', 'Team'],
 ];

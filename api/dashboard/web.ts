@@ -109,6 +109,10 @@ export function signedIn(ctx: DashboardContext): MemberSession {
   return session;
 }
 
+/** The address people reach the service at: PUBLIC_URL, else the request's own (OAuth redirect URLs). */
+export const publicOrigin = (ctx: DashboardContext, config: { PUBLIC_URL?: string | undefined }) =>
+  config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+
 /** Thrown after a redirect is set, to leave the handler. */
 export class RedirectDone extends Error {}
 

@@ -5,12 +5,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Services } from '../../src/services';
 import { AppError, forbidden, validationError } from '../../src/errors';
 import { API_KEY_PREFIX, type Caller } from '../../src/services/api-keys';
-import type { Permission } from '../../src/db/entities/api-key';
+import { PERMISSIONS, type Permission } from '../../src/db/entities/api-key';
 import type { Logger } from '../../src/logger';
 import type { AppContext, AppState } from '../context';
 import { bearerToken } from '../middleware/auth';
 import type { RequestRateLimit } from '../middleware/rate-limit';
 import { JsonText, unstorableText, type AnyRoute } from '../route';
+import type { AssistantAuthorization } from '../oauth/authorization-server';
 import type { AnyToolDef, ToolOutput } from './tool';
 import { assistantTools } from './tools';
 
@@ -27,27 +28,32 @@ interface BoundTool extends AnyToolDef {
 /**
  * The assistant tool server: MCP over Streamable HTTP at /mcp, stateless (a fresh server and
  * transport per POST, no session), so any API process answers any request. Authentication is
- * the REST API key; each tools/call spends one request of that key's REST rate limit and needs
- * the permission of the tool's REST twin.
+ * the REST API key or an OAuth access token for this resource; each tools/call spends one
+ * request of that key's (or grant's) REST rate limit and needs the permission of the tool's
+ * REST twin.
  */
 export function mountToolServer(
   router: Router<AppState>,
   services: Services,
   rateLimit: RequestRateLimit,
   restRoutes: AnyRoute[],
+  authorization: AssistantAuthorization,
 ): void {
   const tools = bindPermissions(assistantTools(services), restRoutes);
 
   router.get(RESOURCE_METADATA_PATH, (ctx) => {
+    const origin = authorization.originOf(ctx);
     ctx.body = {
-      resource: `${baseUrlOf(ctx)}${TOOL_SERVER_PATH}`,
+      resource: authorization.resourceUrl(origin),
+      authorization_servers: [authorization.issuerUrl(origin)],
+      scopes_supported: [...PERMISSIONS],
       resource_name: 'Intent-signal lead service tools',
       bearer_methods_supported: ['header'],
     };
   });
 
   router.all(TOOL_SERVER_PATH, async (ctx) => {
-    const caller = await authenticate(ctx, services);
+    const caller = await authenticate(ctx, services, authorization);
     ctx.state.caller = caller;
     // Stateless: there is no stream to open (GET) and no session to end (DELETE).
     if (ctx.method !== 'POST')
@@ -82,9 +88,6 @@ export function mountToolServer(
   });
 }
 
-/** Where the client reached us (behind a proxy: its X-Forwarded-Proto and -Host, as `app.proxy` trusts them). */
-const baseUrlOf = (ctx: AppContext) => `${ctx.protocol}://${ctx.host}`;
-
 /** The tool's permission is its REST twin's; a tool without a twin is a programming error, found at start-up. */
 function bindPermissions(tools: AnyToolDef[], restRoutes: AnyRoute[]): BoundTool[] {
   return tools.map((tool) => {
@@ -96,26 +99,44 @@ function bindPermissions(tools: AnyToolDef[], restRoutes: AnyRoute[]): BoundTool
 }
 
 /**
- * `Authorization: Bearer <API_KEY>` as on REST. A refusal carries the MCP-conventional
- * `WWW-Authenticate` challenge pointing at the resource metadata, and the error envelope.
+ * `Authorization: Bearer <API_KEY>` as on REST, or an access token an assistant got by OAuth
+ * for this resource. A refusal carries the `WWW-Authenticate` challenge pointing at the
+ * resource metadata (where the authorization server is named), and the error envelope.
  */
-async function authenticate(ctx: AppContext, services: Services): Promise<Caller> {
+async function authenticate(
+  ctx: AppContext,
+  services: Services,
+  authorization: AssistantAuthorization,
+): Promise<Caller> {
   const token = bearerToken(ctx.get('Authorization'));
+  const origin = authorization.originOf(ctx);
   const challenge = (error?: string) => ({
-    'WWW-Authenticate': `Bearer realm="${REALM}"${error ? `, error="${error}"` : ''}, resource_metadata="${baseUrlOf(ctx)}${RESOURCE_METADATA_PATH}"`,
+    'WWW-Authenticate': `Bearer realm="${REALM}"${error ? `, error="${error}"` : ''}, resource_metadata="${origin}${RESOURCE_METADATA_PATH}", scope="${PERMISSIONS.join(' ')}"`,
   });
-  if (!token || !token.startsWith(API_KEY_PREFIX)) {
+  if (!token) {
     throw new AppError(
       401,
       'UNAUTHORIZED',
-      'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"',
+      'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>" or sign in with OAuth',
       {},
       challenge(),
     );
   }
-  const caller = await services.apiKeys.authenticate(token);
+  if (token.startsWith(API_KEY_PREFIX)) {
+    const caller = await services.apiKeys.authenticate(token);
+    if (!caller)
+      throw new AppError(401, 'INVALID_API_KEY', 'The API key is invalid or revoked', {}, challenge('invalid_token'));
+    return caller;
+  }
+  const caller = await authorization.callerForToken(origin, token);
   if (!caller)
-    throw new AppError(401, 'INVALID_API_KEY', 'The API key is invalid or revoked', {}, challenge('invalid_token'));
+    throw new AppError(
+      401,
+      'INVALID_TOKEN',
+      'The access token is invalid, expired, revoked or for another resource; sign in again',
+      {},
+      challenge('invalid_token'),
+    );
   return caller;
 }
 

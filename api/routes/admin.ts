@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../../src/db/entities/api-key';
-import { CRM_PROVIDERS } from '../../src/services/crm-connections';
+import { CRM_PROVIDERS } from '../../src/services/crm/connections';
 import type { Services } from '../../src/services';
 import { MEMBER_ROLES } from '../../src/services/members';
 import { errorEnvelope, uuidParam } from '../schemas/common';
@@ -45,6 +45,8 @@ export const crmConnectionBody = z.strictObject({
   accessToken: z.string().min(1),
   refreshToken: z.string().min(1).optional(),
   expiresAt: z.iso.datetime({ offset: true }).optional(),
+  /** Salesforce `instance_url` or Pipedrive `api_domain` from the token answer. */
+  apiBaseUrl: z.url().optional(),
 });
 
 export function adminRoutes(services: Services) {
@@ -182,7 +184,8 @@ export function adminRoutes(services: Services) {
       method: 'post',
       path: '/admin/v1/accounts/{accountId}/crm-connections',
       operationId: 'adminRecordCrmConnection',
-      summary: "Record a CRM connection (stands in for the dashboard's OAuth)",
+      summary:
+        "Import a CRM connection's tokens obtained outside the dashboard's OAuth (refreshed like any connection)",
       tags,
       access: admin,
       params: uuidParam('accountId'),
@@ -194,7 +197,15 @@ export function adminRoutes(services: Services) {
         },
         ...adminErrors,
       },
-      handle: ({ params, body }) => services.crmConnections.record(params.accountId, body),
+      handle: async ({ params, body }) => {
+        const connection = await services.crmConnections.record(params.accountId, body);
+        return {
+          id: connection.integrationId,
+          provider: connection.provider,
+          connected: true,
+          connectedAt: connection.connectedAt,
+        };
+      },
     }),
   ];
 }

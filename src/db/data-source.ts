@@ -4,7 +4,6 @@ import { DataSource } from 'typeorm';
 import { Account } from './entities/account';
 import { ApiKey } from './entities/api-key';
 import { CreditLedgerEntry } from './entities/credit-ledger-entry';
-import { CrmConnection } from './entities/crm-connection';
 import { Signal } from './entities/signal';
 import { WatchedCompany } from './entities/watched-company';
 import { Foundation1732240000000 } from './migrations/1732240000000-foundation';
@@ -17,9 +16,11 @@ import { WebhookEndpoints1732240550000 } from './migrations/1732240550000-webhoo
 import { EvaluationIndexes1732240600000 } from './migrations/1732240600000-evaluation-indexes';
 import { MembersAndSessions1732240700000 } from './migrations/1732240700000-members-and-sessions';
 import { FundraisingAndHiring1732240800000 } from './migrations/1732240800000-fundraising-and-hiring';
+import { CrmOAuth1732240900000 } from './migrations/1732240900000-crm-oauth';
+import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assistant-sign-in';
 import { closePreparedPool } from './prepared';
 
-export const entities = [Account, ApiKey, CreditLedgerEntry, CrmConnection, Signal, WatchedCompany];
+export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
 export const migrations = [
   Foundation1732240000000,
   Signals1732240100000,
@@ -31,6 +32,8 @@ export const migrations = [
   EvaluationIndexes1732240600000,
   MembersAndSessions1732240700000,
   FundraisingAndHiring1732240800000,
+  CrmOAuth1732240900000,
+  AssistantSignIn1732241000000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

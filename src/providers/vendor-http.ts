@@ -28,7 +28,7 @@ export interface VendorCall {
   vendor: string;
   /** What errors name instead of the URL, e.g. `POST /campaigns/{id}/leads`: no key, no e-mail. */
   operation: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: URL;
   headers?: Record<string, string>;
   json?: unknown;
@@ -48,6 +48,31 @@ export function vendorUrl(baseUrl: string, path: string, query: Record<string, s
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, String(value));
   return url;
+}
+
+/** A call authorised by `Authorization: Bearer <token>` (OAuth tokens, Bearer API keys); the token never leaves in an error. */
+export function bearerCall(
+  vendor: string,
+  endpoint: VendorEndpoint,
+  token: string,
+  request: {
+    operation: string;
+    method: VendorCall['method'];
+    path: string;
+    query?: Record<string, string | number>;
+    json?: unknown;
+  },
+): VendorCall {
+  return {
+    vendor,
+    operation: request.operation,
+    method: request.method,
+    url: vendorUrl(endpoint.baseUrl, request.path, request.query),
+    headers: { authorization: `Bearer ${token}` },
+    json: request.json,
+    timeoutMs: endpoint.timeoutMs,
+    secrets: [token],
+  };
 }
 
 /** For anyone who logs a vendor URL: credential query parameters replaced. */
@@ -122,6 +147,7 @@ export function unexpectedReply(call: VendorCall, what: string): OutboundHttpErr
 export function vendorMessage(body: unknown): string {
   let text = '';
   if (typeof body === 'string') text = body;
+  else if (Array.isArray(body)) return vendorMessage(body[0]);
   else if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     const candidate = record.message ?? record.error ?? record.errors;

@@ -7,9 +7,12 @@ import { notFound } from '../errors';
 export const API_KEY_PREFIX = 'USR_';
 
 export interface Caller {
+  /** The API key's id, or for an assistant signed in with OAuth its grant's id (assistant-grants.ts). */
   keyId: string;
   accountId: string;
   permissions: Permission[];
+  /** Set for an assistant signed in with OAuth: `keyId` then names no API key. */
+  assistant?: true;
 }
 
 export interface ApiKeySummary {
@@ -79,6 +82,15 @@ export class ApiKeys {
         [keyId],
       )
       .catch(() => undefined);
+  }
+
+  /** The account's newest live key: it signs the webhooks of signals an assistant creates. */
+  async newestLive(accountId: string): Promise<string | null> {
+    const [row] = await this.db.query(
+      `SELECT id FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+      [accountId],
+    );
+    return row?.id ?? null;
   }
 
   /** The account's keys, newest first, by prefix: the keys themselves are never stored. */

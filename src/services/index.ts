@@ -4,9 +4,10 @@ import { Config } from '../config';
 import { Logger } from '../logger';
 import { SecretBox } from '../crypto/secret-box';
 import { Accounts } from './accounts';
+import { AssistantGrants } from './assistant-grants';
 import { ApiKeys } from './api-keys';
 import { Credits } from './credits';
-import { CrmConnections } from './crm-connections';
+import { CrmConnections } from './crm/connections';
 import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
@@ -48,10 +49,11 @@ export function createServices(deps: ServiceDeps) {
   const credits = new Credits(deps.db);
   const accounts = new Accounts(deps.db, credits);
   const clock = deps.clock ?? new Clock();
-  const crmConnections = new CrmConnections(deps.db, secrets, accounts);
+  const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
   const integrations = new Integrations(deps.db, secrets, deps.config);
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
+  const apiKeys = new ApiKeys(deps.db, secrets);
   const signals = new Signals(deps.db, {
     config: deps.config,
     clock,
@@ -60,8 +62,8 @@ export function createServices(deps: ServiceDeps) {
     integrations,
     balance: (accountId, tx) => credits.balanceIn(tx, accountId),
     lifecycle: (): SignalLifecycle => lifecycle,
+    newestLiveKey: (accountId) => apiKeys.newestLive(accountId),
   });
-  const apiKeys = new ApiKeys(deps.db, secrets);
   const metrics = new ServiceMetrics(deps.db);
   const services = {
     ...deps,
@@ -85,6 +87,7 @@ export function createServices(deps: ServiceDeps) {
     search: new Search(deps.db),
     members: new Members(deps.db, accounts, deps.config.STARTER_CREDITS),
     memberSessions: new MemberSessions(deps.db),
+    assistantGrants: new AssistantGrants(deps.db),
     signInThrottle: new SignInThrottle(deps.db, deps.config.RATE_LIMIT_STORE),
     accountActivity: new AccountActivity(deps.db),
     deliveryLog: new DeliveryLog(deps.db),

@@ -12,7 +12,7 @@ import {
   type SequencerCampaign,
   type SequencerName,
 } from '../providers/sequencers';
-import { CRM_PROVIDERS, type CrmProvider } from './crm-connections';
+import { CRM_PROVIDERS, type CrmProvider } from './crm/connections';
 
 export type IntegrationKind = 'sequencer' | 'crm';
 

@@ -145,6 +145,10 @@ test("a sequencer's key: refused by the tool with its reason, then connected and
   expect(await page.content()).not.toContain(vendors.lemlist.apiKey);
   const overview = await rest('/integrations');
   expect(overview.body.integrations.find((i: { provider: string }) => i.provider === 'lemlist').connected).toBe(true);
+  // This service has no OAuth app of any CRM configured: the page says so instead of offering to connect.
+  for (const tool of ['hubspot', 'salesforce', 'pipedrive', 'google-sheets'])
+    expect(await textOf(page, `#connect-${tool}`)).toMatch(/: not configured on this service$/);
+  expect(await page.locator('a[href$="/connect"]').count()).toBe(0);
   await screenshot(page, 'pages-integrations');
 });
 

@@ -83,7 +83,9 @@ describe('operator API', () => {
     expect(recorded.body).toMatchObject({ provider: 'hubspot', connected: true });
     const rows = await stack.db.query(`SELECT * FROM crm_connections WHERE account_id = $1`, [account.accountId]);
     expect(JSON.stringify(rows)).not.toContain('pat-na1-secret-token');
-    expect(await stack.services.crmConnections.accessToken(account.accountId, 'hubspot')).toBe('pat-na1-secret-token');
+    expect((await stack.services.crmConnections.accessFor(account.accountId, 'hubspot', null)).accessToken).toBe(
+      'pat-na1-secret-token',
+    );
     const unknown = await admin(`/accounts/${account.accountId}/crm-connections`, {
       provider: 'myspace',
       accessToken: 'x',

@@ -331,7 +331,7 @@ describe('PATCH destinations with a sequencer', () => {
     await connectCrm(stack, accountId, 'hubspot', vendors.hubspot.accessToken);
     const updated = expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: both }), 200);
     expect(updated.destinations).toEqual({
-      hubspot: { enabled: true },
+      hubspot: { enabled: true, integrationId: expect.any(String) },
       instantly: { campaignId, integrationId: expect.any(String) },
     });
     expect(await overviewEntry(api, 'hubspot')).toEqual({

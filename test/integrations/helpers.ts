@@ -34,6 +34,16 @@ export async function stopVendors(vendors: Vendors | undefined): Promise<void> {
   await Promise.all(Object.values(vendors).map((v: { close(): Promise<void> }) => v.close()));
 }
 
+/** Signals that evaluate only when told, and deliveries that retry within seconds: vendor tests settle fast. */
+export const FAST_DELIVERY_ENV = {
+  SIGNAL_EVALUATION_INTERVAL: '1h',
+  RATE_LIMIT_PER_SECOND: '100000',
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_RETRY_INITIAL_MS: '200',
+  WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
+  WEBHOOK_RETRY_WINDOW_MS: '20000',
+};
+
 export function startIntegrationsStack(vendors: Vendors, options: { worker?: boolean } = {}): Promise<Stack> {
   return startStack({
     ...options,
@@ -42,12 +52,7 @@ export function startIntegrationsStack(vendors: Vendors, options: { worker?: boo
       INSTANTLY_API_URL: vendors.instantly.url,
       SMARTLEAD_API_URL: vendors.smartlead.url,
       HUBSPOT_API_URL: vendors.hubspot.url,
-      SIGNAL_EVALUATION_INTERVAL: '1h',
-      RATE_LIMIT_PER_SECOND: '100000',
-      WEBHOOK_TIMEOUT_MS: '2000',
-      WEBHOOK_RETRY_INITIAL_MS: '200',
-      WEBHOOK_RETRY_MAX_INTERVAL_MS: '1000',
-      WEBHOOK_RETRY_WINDOW_MS: '20000',
+      ...FAST_DELIVERY_ENV,
     },
   });
 }

@@ -285,11 +285,11 @@ test('a lead without an e-mail address cannot go to a sequencer: failed at once,
   expect((await onlyLead(api, signal.id)).contact.email).toBe('');
 });
 
-test('a CRM without an adapter yet fails its delivery permanently, saying so', async () => {
+test('a Salesforce connection imported without its instance URL fails its delivery permanently, saying so', async () => {
   await connectCrm(stack, accountId, 'salesforce', 'salesforce-token');
   const { signal } = await leadThrough({ salesforce: { enabled: true } });
   await activate(signal.id);
   const [delivery] = await settledDeliveries(api, signal.id, 1);
   expect(delivery).toMatchObject({ route: 'salesforce', status: 'failed', attempts: 1 });
-  expect(delivery.lastError).toContain('no salesforce adapter');
+  expect(delivery.lastError).toBe('not sent: the salesforce connection names no API address; reconnect it');
 });

@@ -71,13 +71,18 @@ describe('connecting', () => {
     expect(answer.body).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
     const challenge = answer.headers.get('www-authenticate') ?? '';
     expect(challenge).toMatch(
-      /^Bearer realm="intent-leads", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+      /^Bearer realm="intent-leads", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp", scope="read write enrich"$/,
     );
 
     const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)![1];
     const metadata = await call(metadataUrl);
     expect(metadata.status).toBe(200);
-    expect(metadata.body).toMatchObject({ resource: toolServerUrl(stack), bearer_methods_supported: ['header'] });
+    expect(metadata.body).toMatchObject({
+      resource: toolServerUrl(stack),
+      authorization_servers: [`${stack.url}/oauth`],
+      scopes_supported: ['read', 'write', 'enrich'],
+      bearer_methods_supported: ['header'],
+    });
   });
 
   test('with an unknown key: 401 INVALID_API_KEY, challenge with error="invalid_token"', async () => {

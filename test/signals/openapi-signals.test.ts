@@ -191,9 +191,29 @@ describe('request bodies', () => {
       ]),
     );
     expect(body.required ?? []).toEqual([]);
-    expect(Object.keys(resolve(body.properties.destinations).properties)).toEqual(
-      expect.arrayContaining(['hubspot', 'lemlist', 'instantly', 'smartlead']),
+    const destinations = resolve(body.properties.destinations).properties;
+    expect(Object.keys(destinations)).toEqual(
+      expect.arrayContaining([
+        'hubspot',
+        'salesforce',
+        'pipedrive',
+        'google-sheets',
+        'lemlist',
+        'instantly',
+        'smartlead',
+      ]),
     );
+    // Each CRM names its connection; Google Sheets also its spreadsheet and sheet.
+    const shape = (name: string) => {
+      const schema = resolve(destinations[name]);
+      const object = schema.anyOf ? resolve(schema.anyOf.find((s: any) => s.type !== 'null')) : schema;
+      return { properties: Object.keys(object.properties).sort(), required: [...(object.required ?? [])].sort() };
+    };
+    expect(shape('salesforce')).toEqual({ properties: ['enabled', 'integrationId'], required: ['enabled'] });
+    expect(shape('google-sheets')).toEqual({
+      properties: ['enabled', 'integrationId', 'sheetName', 'spreadsheetId'],
+      required: ['enabled', 'spreadsheetId'],
+    });
   });
 
   test('watched companies: POST takes companies, DELETE takes ids or companies', () => {

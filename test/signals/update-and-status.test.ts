@@ -265,8 +265,10 @@ describe('PATCH destinations', () => {
     const signal = await createJobChanges();
     expect((await recordCrmConnection(stack, account, 'hubspot')).status).toBe(201);
     const updated = expectStatus(await patch(signal.id, { destinations: { hubspot: { enabled: true } } }), 200);
-    expect(updated.destinations).toEqual({ hubspot: { enabled: true } });
-    expect((await read(signal.id)).destinations).toEqual({ hubspot: { enabled: true } });
+    // Stored with the connection it resolved to (the account's only HubSpot connection).
+    const hubspot = { enabled: true, integrationId: expect.any(String) };
+    expect(updated.destinations).toEqual({ hubspot });
+    expect((await read(signal.id)).destinations).toEqual({ hubspot });
     // A connection belongs to one account.
     const foreign = await createJobChanges({}, otherApi);
     expectError(
@@ -307,11 +309,14 @@ describe('PATCH destinations', () => {
     );
     expect(both.destinations).toEqual({
       lemlist: lemlistDestination,
-      hubspot: { enabled: true },
+      hubspot: { enabled: true, integrationId: expect.any(String) },
       instantly: instantlyDestination,
     });
     const removed = expectStatus(await patch(signal.id, { destinations: { lemlist: null } }), 200);
-    expect(removed.destinations).toEqual({ hubspot: { enabled: true }, instantly: instantlyDestination });
+    expect(removed.destinations).toEqual({
+      hubspot: { enabled: true, integrationId: expect.any(String) },
+      instantly: instantlyDestination,
+    });
     expect((await read(signal.id)).destinations).toEqual(removed.destinations);
   });
 

@@ -34,15 +34,19 @@ const error = (status: number, category: string, message: string): VendorAnswer 
   body: { status: 'error', message, correlationId: randomUUID(), category },
 });
 
-export async function start(options: { accessToken?: string } = {}): Promise<HubSpotServer> {
+/** `authorizes`: the OAuth stand-in's check of a Bearer header, when tokens come from a real flow. */
+export async function start(
+  options: { accessToken?: string; authorizes?: (authorization: string | undefined) => boolean } = {},
+): Promise<HubSpotServer> {
   const accessToken = options.accessToken ?? 'hubspot-good-token';
+  const authorizes = options.authorizes ?? ((authorization) => authorization === `Bearer ${accessToken}`);
   const companies: HubSpotRecord[] = [];
   const contacts: HubSpotRecord[] = [];
   const associations: { contactId: string; companyId: string }[] = [];
   let nextId = 5000;
 
   const handle = (req: ReceivedRequest): VendorAnswer => {
-    if (req.headers.authorization !== `Bearer ${accessToken}`) {
+    if (!authorizes(req.headers.authorization)) {
       return error(401, 'INVALID_AUTHENTICATION', 'Authentication credentials not found.');
     }
     if (hasMalformedJson(req)) return error(400, 'VALIDATION_ERROR', 'Invalid input JSON');

@@ -5,21 +5,35 @@ import { DISPLAY_NAMES } from '../../../src/services/integrations';
 import { SEQUENCER_PROVIDERS } from '../../../src/services/signals/destinations';
 import { connectBody } from '../../routes/integrations';
 import { html } from '../html';
-import { csrfField, page, type Notice } from '../layout';
-import { errorNotice, field, send, signedIn, validatedBody, type DashboardContext, type DashboardState } from '../web';
+import { csrfField, page, postButton, type Notice } from '../layout';
+import {
+  errorNotice,
+  field,
+  isUuid,
+  publicOrigin,
+  send,
+  signedIn,
+  validatedBody,
+  type DashboardContext,
+  type DashboardState,
+} from '../web';
+import { CRM_PROVIDERS } from '../../../src/services/crm/vendors';
+import { crmProviderOf } from '../../../src/services/crm/connections';
 import { dateTime } from './format';
 
 const TOOL_NAMES: Record<string, string> = DISPLAY_NAMES;
 
-/** Sequencers connect with an API key (checked with the tool, stored encrypted); CRMs by OAuth, next. */
+/** Sequencers connect with an API key (checked with the tool, stored encrypted); CRMs and Sheets by OAuth at the tool. */
 export function integrationRoutes(router: Router<DashboardState>, services: Services): void {
-  const { integrations } = services;
+  const { integrations, crmConnections } = services;
+  const callbackUrl = (ctx: DashboardContext, provider: string) =>
+    `${publicOrigin(ctx, services.config)}/integrations/${provider}/callback`;
 
   const render = async (ctx: DashboardContext, notice?: Notice, status = 200) => {
     const session = signedIn(ctx);
     const overview = await integrations.overview(session.accountId);
     const sequencers = overview.integrations.filter((i) => i.kind === 'sequencer');
-    const crms = overview.integrations.filter((i) => i.kind === 'crm');
+    const connections = await crmConnections.list(session.accountId);
     send(
       ctx,
       page({
@@ -62,37 +76,77 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
           <section class="card">
             <h2>CRMs and spreadsheets</h2>
             <p class="hint">
-              These connect once by OAuth from this page; the connection flow arrives with the next release.
+              Each connects by OAuth at the tool: you sign in there and allow access. Connect several accounts of one
+              tool if you need to; a signal's destination names which.
             </p>
-            <table class="responsive">
+            <table class="responsive" id="crm-connections">
               <thead>
                 <tr>
                   <th>Tool</th>
+                  <th>Connection</th>
                   <th>Status</th>
                   <th></th>
                 </tr>
               </thead>
               <tbody>
-                ${crms.map(
-                  (tool) =>
-                    html`<tr>
-                      <td data-label="Tool">${TOOL_NAMES[tool.provider] ?? tool.provider}</td>
+                ${connections.map(
+                  (c) =>
+                    html`<tr data-provider="${c.provider}">
+                      <td data-label="Tool">${TOOL_NAMES[c.provider] ?? c.provider}</td>
+                      <td data-label="Connection">
+                        ${c.label} · since ${dateTime(c.connectedAt)}<br /><code>${c.integrationId}</code>
+                      </td>
                       <td data-label="Status">
-                        ${tool.connected ? html`connected ${tool.accounts.map((a) => dateTime(a.connectedAt))}` : 'not connected'}
+                        ${
+                          c.status === 'broken'
+                            ? html`<span class="badge">broken</span> ${c.brokenReason ?? ''}`
+                            : html`<span class="badge active">connected</span>`
+                        }
                       </td>
                       <td>
-                        <button type="button" class="secondary" disabled>Connect with OAuth (coming next)</button>
+                        <div class="actions">
+                          ${
+                            c.status === 'broken'
+                              ? html`<a
+                                  class="button"
+                                  href="/integrations/${c.provider}/connect?reconnect=${c.integrationId}"
+                                  >Reconnect</a
+                                >`
+                              : ''
+                          }
+                          ${postButton(
+                            session,
+                            `/integrations/connections/${c.integrationId}/disconnect`,
+                            'Disconnect',
+                            {
+                              style: 'danger',
+                              confirm: 'Disconnect? Signals sending here stop delivering to it.',
+                            },
+                          )}
+                        </div>
                       </td>
                     </tr>`,
                 )}
               </tbody>
             </table>
+            ${connections.length === 0 ? html`<p>Nothing connected yet.</p>` : ''}
+            <div class="actions">
+              ${CRM_PROVIDERS.map((provider) =>
+                crmConnections.isConfigured(provider)
+                  ? html`<a class="button" id="connect-${provider}" href="/integrations/${provider}/connect"
+                      >Connect ${TOOL_NAMES[provider] ?? provider}</a
+                    >`
+                  : html`<span class="hint" id="connect-${provider}"
+                      >${TOOL_NAMES[provider] ?? provider}: not configured on this service</span
+                    >`,
+              )}
+            </div>
           </section>
           <section class="card">
             <h2>AI assistants</h2>
             <p class="hint">
-              Assistant connections made by OAuth will be listed here, each revocable. Until then an assistant uses an
-              API key at <code>/mcp</code>.
+              Assistants sign in with OAuth at <code>/mcp</code>; see and revoke them under
+              <a href="/assistants">Assistants</a>.
             </p>
           </section>`,
       }),
@@ -101,6 +155,48 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
   };
 
   router.get('/integrations', (ctx) => render(ctx));
+
+  // A link, not a form: the page's form-action allows only this site, and the vendor is another.
+  router.get('/integrations/:tool/connect', async (ctx) => {
+    const session = signedIn(ctx);
+    const provider = crmProviderOf(String(ctx.params.tool));
+    const reconnect = typeof ctx.query.reconnect === 'string' ? ctx.query.reconnect : undefined;
+    if (reconnect !== undefined && !isUuid(reconnect)) throw notFound('Connection');
+    const url = await crmConnections.startAuthorization({
+      accountId: session.accountId,
+      memberId: session.memberId,
+      provider,
+      redirectUri: callbackUrl(ctx, provider),
+      ...(reconnect ? { reconnectId: reconnect } : {}),
+    });
+    ctx.redirect(url.href);
+  });
+  router.get('/integrations/:tool/callback', async (ctx) => {
+    const session = signedIn(ctx);
+    const provider = crmProviderOf(String(ctx.params.tool));
+    try {
+      const connected = await crmConnections.completeAuthorization({
+        memberId: session.memberId,
+        provider,
+        callbackUrl: new URL(ctx.originalUrl, publicOrigin(ctx, services.config)),
+        redirectUri: callbackUrl(ctx, provider),
+        label: session.email,
+      });
+      await render(ctx, { kind: 'ok', text: `${TOOL_NAMES[provider]} connected (${connected.label}).` });
+    } catch (err) {
+      await render(ctx, errorNotice(err), (err as AppError).status);
+    }
+  });
+  router.post('/integrations/connections/:id/disconnect', async (ctx) => {
+    const session = signedIn(ctx);
+    const id = String(ctx.params.id);
+    if (!isUuid(id)) throw notFound('Connection');
+    const { revoked } = await crmConnections.disconnect(session.accountId, id);
+    await render(ctx, {
+      kind: 'ok',
+      text: revoked ? 'Disconnected, and the access was revoked at the tool.' : 'Disconnected.',
+    });
+  });
   router.post('/integrations/:tool', async (ctx) => {
     const session = signedIn(ctx);
     const tool = String(ctx.params.tool);

@@ -33,6 +33,7 @@ import {
   type SignalKind,
 } from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
+import { destinationsCard, destinationsPatchOf } from './signal-destinations';
 
 const LEADS_PER_PAGE = 10;
 const KINDS: Record<
@@ -129,12 +130,13 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const signalId = signalIdOf(ctx);
     const signal = await signals.get(session.accountId, signalId);
     const pageNo = Math.max(1, Math.min(100_000, Number(ctx.query.page) || 1));
-    const [log, funnel] = await Promise.all([
+    const [log, funnel, connections] = await Promise.all([
       services.deliveryLog.page(session.accountId, signalId, {
         limit: LEADS_PER_PAGE,
         offset: (pageNo - 1) * LEADS_PER_PAGE,
       }),
       services.funnel.ofSignal(await signals.requireOwned(session.accountId, signalId), {}),
+      services.crmConnections.list(session.accountId),
     ]);
     if (!log) throw notFound('Signal');
     const shownNotice =
@@ -186,6 +188,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
               ${postButton(session, `${base}/delete`, 'Delete', { style: 'danger', confirm: 'Delete this signal? Pending deliveries are cancelled.' })}
             </div>
           </section>
+          ${destinationsCard(session, signal.id, signal.destinations, connections)}
           <section class="card">
             <h2>Funnel, last 30 days</h2>
             ${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}
@@ -255,6 +258,14 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
       await detail(ctx, notice, status);
     });
 
+  action('destinations', async (ctx, id) => {
+    const signal = await signals.get(signedIn(ctx).accountId, id);
+    const body = validatedBody(updateSignalBody, {
+      destinations: destinationsPatchOf(ctx.state.form as URLSearchParams, signal.destinations),
+    });
+    await signals.update(callerOf(signedIn(ctx)), id, body);
+    return { kind: 'ok', text: 'Destinations saved: new leads go there from now on.' };
+  });
   action('pause', async (ctx, id) => {
     await signals.setStatus(callerOf(signedIn(ctx)), id, 'paused');
     return { kind: 'ok', text: 'Paused: it produces nothing until resumed.' };

@@ -3,7 +3,7 @@ import {
   unexpectedReply,
   vendorMessage,
   vendorRequestOk,
-  vendorUrl,
+  bearerCall,
   type VendorCall,
   type VendorEndpoint,
 } from '../vendor-http';
@@ -140,16 +140,7 @@ export class HubSpotCrm {
     path: string,
     json?: unknown,
   ): VendorCall {
-    return {
-      vendor: this.name,
-      operation,
-      method,
-      url: vendorUrl(this.endpoint.baseUrl, path),
-      headers: { authorization: `Bearer ${token}` },
-      json,
-      timeoutMs: this.endpoint.timeoutMs,
-      secrets: [token],
-    };
+    return bearerCall(this.name, this.endpoint, token, { operation, method, path, json });
   }
 }
 

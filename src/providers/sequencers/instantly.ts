@@ -1,4 +1,4 @@
-import { vendorRequestOk, vendorUrl, unexpectedReply, type VendorCall } from '../vendor-http';
+import { vendorRequestOk, bearerCall, unexpectedReply, type VendorCall } from '../vendor-http';
 import {
   refuseLeadWithoutEmail,
   type KeyCheck,
@@ -102,16 +102,7 @@ export class InstantlySequencer implements Sequencer {
     query: Record<string, string | number> = {},
     json?: unknown,
   ): VendorCall {
-    return {
-      vendor: this.name,
-      operation,
-      method,
-      url: vendorUrl(this.endpoint.baseUrl, path, query),
-      headers: { authorization: `Bearer ${apiKey}` },
-      json,
-      timeoutMs: this.endpoint.timeoutMs,
-      secrets: [apiKey],
-    };
+    return bearerCall(this.name, this.endpoint, apiKey, { operation, method, path, query, json });
   }
 }
 

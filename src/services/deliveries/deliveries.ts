@@ -123,9 +123,10 @@ export class Deliveries {
     // The integration must still be this account's, else the attempt resolves it (or fails).
     // A row made by an earlier try comes back too (the no-op update), with its id.
     const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
-      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id)
+      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id, crm_connection_id)
        SELECT gen_random_uuid(), $1, $2, $3, r.route, r.target, 'lead',
-         (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
+         (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route),
+         (SELECT id FROM crm_connections WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
        FROM unnest($4::text[], $5::text[], $6::text[]) AS r(route, target, integration_id)
        ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO UPDATE SET kind = EXCLUDED.kind
        RETURNING id, route, target`,
@@ -156,7 +157,7 @@ export class Deliveries {
     // UPDATE … RETURNING with [rows, affected].
     const [[delivery]] = await this.db.query(
       `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now() WHERE d.id = $1 AND d.status = 'pending'
-       RETURNING d.id, d.lead_id, d.signal_id, d.account_id, d.route, d.target, d.integration_id, d.attempts, d.kind,
+       RETURNING d.id, d.lead_id, d.signal_id, d.account_id, d.route, d.target, d.integration_id, d.crm_connection_id, d.attempts, d.kind,
          (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
          (SELECT k.webhook_secret_encrypted FROM signals s JOIN api_keys k ON k.id = s.api_key_id AND k.revoked_at IS NULL
           WHERE s.id = d.signal_id) AS sealed_secret`,
@@ -350,7 +351,7 @@ export class Deliveries {
       leadId: delivery.lead_id as string,
       route: delivery.route as string,
       target: delivery.target as string,
-      integrationId: (delivery.integration_id as string | null) ?? null,
+      integrationId: (delivery.integration_id ?? delivery.crm_connection_id ?? null) as string | null,
       payload,
     });
   }

@@ -1,8 +1,12 @@
 import type { Config } from '../../config';
-import { HubSpotCrm } from '../../providers/crm/hubspot';
+import { HubSpotCrm, type CrmLead } from '../../providers/crm/hubspot';
+import { SalesforceCrm } from '../../providers/crm/salesforce';
+import { PipedriveCrm } from '../../providers/crm/pipedrive';
+import { GoogleSheets } from '../../providers/crm/google-sheets';
 import { OutboundHttpError } from '../../providers/outbound-error';
 import { isSequencerName } from '../../providers/sequencers';
-import { CRM_PROVIDERS, type CrmConnections, type CrmProvider } from '../crm-connections';
+import { ConnectionBroken, type CrmAccess, type CrmConnections } from '../crm/connections';
+import { isCrmProvider, type CrmProvider } from '../crm/vendors';
 import type { Integrations } from '../integrations';
 import { crmLeadFrom, sequencerLeadFrom } from './route-payloads';
 
@@ -10,9 +14,9 @@ import { crmLeadFrom, sequencerLeadFrom } from './route-payloads';
 export interface DestinationRoute {
   /** The tool's name: `lemlist`, `hubspot`, ... */
   route: string;
-  /** The campaign id for a sequencer, the CRM's name for a CRM. */
+  /** The campaign id for a sequencer, the CRM's name for a CRM, `{spreadsheetId}!{sheet}` for Google Sheets. */
   target: string;
-  /** The connected sequencer account; null for CRMs (one connection per CRM and account). */
+  /** The connected account of the tool the destination names; null: the account's only one. */
   integrationId: string | null;
 }
 
@@ -42,11 +46,19 @@ class NotSendable extends Error {}
 export function destinationRoutesOf(destinations: Record<string, unknown> | null | undefined): DestinationRoute[] {
   const routes: DestinationRoute[] = [];
   for (const [route, value] of Object.entries(destinations ?? {})) {
-    const destination = value as { enabled?: unknown; campaignId?: unknown; integrationId?: unknown } | null;
-    if ((CRM_PROVIDERS as readonly string[]).includes(route) && destination?.enabled === true) {
-      routes.push({ route, target: route, integrationId: null });
+    const destination = value as {
+      enabled?: unknown;
+      campaignId?: unknown;
+      integrationId?: unknown;
+      spreadsheetId?: unknown;
+      sheetName?: unknown;
+    } | null;
+    const integrationId = typeof destination?.integrationId === 'string' ? destination.integrationId : null;
+    if (isCrmProvider(route) && destination?.enabled === true) {
+      const target =
+        route === 'google-sheets' ? `${String(destination.spreadsheetId)}!${String(destination.sheetName)}` : route;
+      routes.push({ route, target, integrationId });
     } else if (isSequencerName(route) && typeof destination?.campaignId === 'string' && destination.campaignId) {
-      const integrationId = typeof destination.integrationId === 'string' ? destination.integrationId : null;
       routes.push({ route, target: destination.campaignId, integrationId });
     }
   }
@@ -63,7 +75,7 @@ export class DestinationSender {
   constructor(
     private readonly integrations: Integrations,
     private readonly crmConnections: CrmConnections,
-    private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
+    private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'GOOGLE_SHEETS_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
   ) {}
 
   /** One push, classified; the caller records the attempt with the delivery's new state. */
@@ -89,23 +101,63 @@ export class DestinationSender {
       await this.integrations.sequencer(route).addLead(apiKey, input.target, mapped.lead);
       return;
     }
-    if ((CRM_PROVIDERS as readonly string[]).includes(route)) {
-      if (route !== 'hubspot')
-        throw new NotSendable(
-          `not sent: there is no ${route} adapter yet; the lead stays readable through the leads endpoint`,
-        );
+    if (isCrmProvider(route)) {
       const mapped = crmLeadFrom(input.payload, input.leadId, route);
       if (!mapped.ok) throw new NotSendable(mapped.reason);
-      const token = await this.crmConnections.accessToken(input.accountId, route as CrmProvider);
-      if (!token)
-        throw new NotSendable(`not sent: ${route} is not connected any more; connect it again in the dashboard`);
-      await new HubSpotCrm({
-        baseUrl: this.config.HUBSPOT_API_URL,
-        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-      }).pushLead(token, mapped.lead);
+      // A 401 may mean a token revoked or expired early: refresh once and push again.
+      try {
+        await this.pushToCrm(route, await this.crmAccess(input, route, false), mapped.lead, input);
+      } catch (err) {
+        if (!(err instanceof OutboundHttpError && err.status === 401)) throw err;
+        await this.pushToCrm(route, await this.crmAccess(input, route, true), mapped.lead, input);
+      }
       return;
     }
     throw new NotSendable(`not sent: unknown route ${route}`);
+  }
+
+  private async crmAccess(input: DestinationPush, provider: CrmProvider, after401: boolean): Promise<CrmAccess> {
+    try {
+      return await this.crmConnections.accessFor(input.accountId, provider, input.integrationId, after401);
+    } catch (err) {
+      if (err instanceof ConnectionBroken) throw new NotSendable(err.message);
+      throw err;
+    }
+  }
+
+  private async pushToCrm(
+    provider: CrmProvider,
+    access: CrmAccess,
+    lead: CrmLead,
+    input: DestinationPush,
+  ): Promise<void> {
+    const at = (baseUrl: string | null) => {
+      if (!baseUrl) throw new NotSendable(`not sent: the ${provider} connection names no API address; reconnect it`);
+      return { baseUrl, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS };
+    };
+    switch (provider) {
+      case 'hubspot':
+        await new HubSpotCrm(at(this.config.HUBSPOT_API_URL)).pushLead(access.accessToken, lead);
+        return;
+      case 'salesforce':
+        await new SalesforceCrm(at(access.apiBaseUrl)).pushLead(access.accessToken, lead);
+        return;
+      case 'pipedrive':
+        await new PipedriveCrm(at(access.apiBaseUrl)).pushLead(access.accessToken, lead);
+        return;
+      case 'google-sheets': {
+        const sheets = new GoogleSheets(at(this.config.GOOGLE_SHEETS_API_URL));
+        const [spreadsheetId, sheet] = splitSheetTarget(input.target);
+        if (!(await this.crmConnections.sheetHeaderWritten(access.connectionId, spreadsheetId, sheet))) {
+          await sheets.writeHeader(access.accessToken, spreadsheetId, sheet);
+          await this.crmConnections.recordSheetHeader(access.connectionId, spreadsheetId, sheet);
+        }
+        // An append is not idempotent: after an attempt that may have landed, look for the lead's row first.
+        if (input.attempt > 1 && (await sheets.hasLead(access.accessToken, spreadsheetId, sheet, lead.leadId))) return;
+        await sheets.appendLead(access.accessToken, spreadsheetId, sheet, lead);
+        return;
+      }
+    }
   }
 
   /**
@@ -125,6 +177,12 @@ export class DestinationSender {
     });
     return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
   }
+}
+
+/** `{spreadsheetId}!{sheet}`: spreadsheet ids never hold a `!`. */
+function splitSheetTarget(target: string): [string, string] {
+  const at = target.indexOf('!');
+  return [target.slice(0, at), target.slice(at + 1)];
 }
 
 function classify(err: unknown, durationMs: number): PushResult {

@@ -1,9 +1,31 @@
 import { z } from 'zod';
-import { CRM_PROVIDERS } from '../crm-connections';
+import { CRM_PROVIDERS } from '../crm/connections';
 
 export const SEQUENCER_PROVIDERS = ['lemlist', 'instantly', 'smartlead'] as const;
 
-const crmDestination = z.strictObject({ enabled: z.boolean() });
+const connectionId = z.uuid().meta({
+  description: 'Which connection of the tool (GET /api/v1/integrations); may be left out when the account has one',
+});
+const crmDestination = z.strictObject({ enabled: z.boolean(), integrationId: connectionId.optional() });
+/** Google Sheets also needs the spreadsheet (the id in its URL) and the sheet (tab) a row per lead goes to. */
+const sheetsDestination = z.strictObject({
+  enabled: z.boolean(),
+  integrationId: connectionId.optional(),
+  spreadsheetId: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{10,200}$/, 'the id in the spreadsheet URL, between /d/ and /edit')
+    .meta({ description: 'The id in the spreadsheet URL: docs.google.com/spreadsheets/d/{spreadsheetId}/edit' }),
+  sheetName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .regex(/^[^!'[\]*?:/\\]+$/, "a sheet name without ! ' [ ] * ? : / or \\")
+    .default('Leads')
+    .meta({ description: 'The sheet (tab) to append to; its first row gets our header once' }),
+});
+const CRMS = CRM_PROVIDERS.filter((p) => p !== 'google-sheets');
 const sequencerDestination = z.strictObject({
   campaignId: z.string().trim().min(1).max(255),
   integrationId: z.string().trim().min(1).max(255).optional(),
@@ -11,10 +33,11 @@ const sequencerDestination = z.strictObject({
 
 /** One key per destination kind; `null` removes a destination. */
 export const destinationsPatch = z.strictObject({
-  ...(Object.fromEntries(CRM_PROVIDERS.map((p) => [p, crmDestination.nullable().optional()])) as Record<
-    (typeof CRM_PROVIDERS)[number],
+  ...(Object.fromEntries(CRMS.map((p) => [p, crmDestination.nullable().optional()])) as Record<
+    Exclude<(typeof CRM_PROVIDERS)[number], 'google-sheets'>,
     z.ZodOptional<z.ZodNullable<typeof crmDestination>>
   >),
+  'google-sheets': sheetsDestination.nullable().optional(),
   ...(Object.fromEntries(SEQUENCER_PROVIDERS.map((p) => [p, sequencerDestination.nullable().optional()])) as Record<
     (typeof SEQUENCER_PROVIDERS)[number],
     z.ZodOptional<z.ZodNullable<typeof sequencerDestination>>
@@ -22,6 +45,7 @@ export const destinationsPatch = z.strictObject({
 });
 export type DestinationsPatch = z.output<typeof destinationsPatch>;
 export type CrmDestination = z.output<typeof crmDestination>;
+export type SheetsDestination = z.output<typeof sheetsDestination>;
 export type SequencerDestination = z.output<typeof sequencerDestination>;
 
 export function mergeDestinations(current: Record<string, unknown>, patch: DestinationsPatch): Record<string, unknown> {

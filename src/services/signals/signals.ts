@@ -6,8 +6,8 @@ import type { Config } from '../../config';
 import { validateLocations } from '../../catalogue/locations';
 import { resolveWatchlistSources } from '../../catalogue/watchlist-events';
 import type { Caller } from '../api-keys';
-import type { CrmConnections, CrmProvider } from '../crm-connections';
-import { CRM_PROVIDERS } from '../crm-connections';
+import type { CrmConnections } from '../crm/connections';
+import { CRM_PROVIDERS } from '../crm/connections';
 import { assertWebhookTarget } from '../webhook-targets';
 import { companyEntries, type CompanyEntry } from './config';
 import { assertActivatable } from './activation';
@@ -60,8 +60,25 @@ export class Signals {
       integrations: Pick<Integrations, 'resolveSequencerDestination'>;
       balance: (accountId: string, tx: EntityManager) => Promise<number>;
       lifecycle: () => SignalLifecycle;
+      /** The account's newest live API key (ApiKeys.newestLive). */
+      newestLiveKey: (accountId: string) => Promise<string | null>;
     },
   ) {}
+
+  /**
+   * Deliveries are signed with the webhook secret of the key that created the signal; a signal
+   * an assistant creates over OAuth is signed by the account's newest live key.
+   */
+  private async signingKeyOf(caller: Caller): Promise<string> {
+    if (!caller.assistant) return caller.keyId;
+    const keyId = await this.deps.newestLiveKey(caller.accountId);
+    if (!keyId)
+      throw conflict(
+        'API_KEY_REQUIRED',
+        "A signal's webhooks are signed with an API key's webhook secret, and this account has none: create an API key in the dashboard first",
+      );
+    return keyId;
+  }
 
   async create(caller: Caller, typeId: SignalTypeId, input: CreateSignalInput): Promise<SignalResource> {
     const type = signalType(typeId);
@@ -69,11 +86,12 @@ export class Signals {
     const stored = typeId === 'account_watchlist' ? withWatchlistDefaults(config) : config;
     assertLocations(stored);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
+    const signingKeyId = await this.signingKeyOf(caller);
 
     const { signal, imported } = await this.db.transaction(async (tx) => {
       const signal = await tx.getRepository(Signal).save({
         accountId: caller.accountId,
-        apiKeyId: caller.keyId,
+        apiKeyId: signingKeyId,
         name: input.name,
         signalTypeId: typeId,
         status: input.status,
@@ -203,24 +221,26 @@ export class Signals {
   }
 
   /**
-   * Enabling a CRM destination needs a connection made in the dashboard (the operator API for
-   * now). A sequencer destination needs a connected account of the tool and a campaign that
+   * Enabling a CRM or Sheets destination needs a connection made in the dashboard; it is stored
+   * with the connection it resolved to (named, or the only one). A sequencer destination needs a connected account of the tool and a campaign that
    * exists there; it is answered with the account it resolved to, which is what gets stored.
    */
   private async assertDestinationsConnected(
     accountId: string,
     destinations: DestinationsPatch,
   ): Promise<DestinationsPatch> {
+    const resolved: DestinationsPatch = { ...destinations };
     for (const provider of CRM_PROVIDERS) {
       const destination = destinations[provider];
-      if (destination?.enabled && !(await this.deps.crmConnections.isConnected(accountId, provider as CrmProvider))) {
-        throw conflict(
-          'INTEGRATION_NOT_CONNECTED',
-          `${provider} is not connected; connect it once in the dashboard, then enable it`,
-        );
-      }
+      if (!destination?.enabled) continue;
+      const integrationId = await this.deps.crmConnections.resolveDestination(
+        accountId,
+        provider,
+        destination.integrationId,
+        `destinations.${provider}.integrationId`,
+      );
+      (resolved as Record<string, unknown>)[provider] = { ...destination, integrationId };
     }
-    const resolved: DestinationsPatch = { ...destinations };
     for (const provider of SEQUENCER_PROVIDERS) {
       const destination = destinations[provider];
       if (destination)

@@ -1,0 +1,173 @@
+import { createPrivateKey, hkdfSync } from 'node:crypto';
+import type Koa from 'koa';
+import mount from 'koa-mount';
+import Provider, { errors, type Configuration } from 'oidc-provider';
+import type { Services } from '../../src/services';
+import { PERMISSIONS } from '../../src/db/entities/api-key';
+import type { Caller } from '../../src/services/api-keys';
+import { OAuthRecordStore } from '../../src/oauth/record-store';
+import type { AppState } from '../context';
+import { html } from '../dashboard/html';
+import { page } from '../dashboard/layout';
+
+/** Where the authorization server lives: its issuer is `<origin>/oauth`. */
+export const OAUTH_PATH = '/oauth';
+/** The dashboard page where a person signs in and says yes or no to an assistant. */
+export const CONSENT_PATH = '/assistants/consent';
+const TOOL_SERVER_PATH = '/mcp';
+/** Without PUBLIC_URL each origin a request names gets its issuer; this bounds how many are kept. */
+const MAX_ORIGINS = 16;
+/** RFC 8414 and OIDC discovery at the root, path-inserted for the `/oauth` issuer, as MCP clients look first. */
+const ROOT_DISCOVERY = new Map([
+  [`/.well-known/oauth-authorization-server${OAUTH_PATH}`, `${OAUTH_PATH}/.well-known/oauth-authorization-server`],
+  [`/.well-known/openid-configuration${OAUTH_PATH}`, `${OAUTH_PATH}/.well-known/openid-configuration`],
+]);
+
+interface Issuer {
+  provider: Provider;
+  serve: Koa.Middleware;
+  resource: string;
+}
+
+/**
+ * The OAuth 2.1 authorization server assistants sign in with before calling /mcp:
+ * oidc-provider under our Koa app, its records in PostgreSQL, its sign-in and consent pages the
+ * dashboard's. Access tokens are opaque, bound to the `/mcp` resource (RFC 8707), and stored,
+ * so revoking a grant in the dashboard ends them at once.
+ */
+export class AssistantAuthorization {
+  private readonly issuers = new Map<string, Issuer>();
+  /** Signs the authorization server's cookies; koa-mount runs it on our app's context, so the app needs them too. */
+  readonly cookieKeys: string[];
+  private readonly signingKey: Record<string, unknown>;
+
+  constructor(private readonly services: Services) {
+    const secret = Buffer.from(services.config.SECRETS_KEY, 'base64');
+    const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32));
+    this.cookieKeys = [derive('oauth cookies').toString('base64url')];
+    this.signingKey = ed25519Jwk(derive('oauth signing key'));
+  }
+
+  /** The origin people and assistants reach us at: PUBLIC_URL, else the request's own. */
+  originOf(ctx: { protocol: string; host: string }): string {
+    return this.services.config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+  }
+
+  issuerUrl(origin: string): string {
+    return `${origin}${OAUTH_PATH}`;
+  }
+
+  resourceUrl(origin: string): string {
+    return `${origin}${TOOL_SERVER_PATH}`;
+  }
+
+  providerFor(origin: string): Provider {
+    return this.issuerFor(origin).provider;
+  }
+
+  /** Serves the authorization server's own paths and the root discovery documents; passes the rest on. */
+  middleware(): Koa.Middleware<AppState> {
+    return async (ctx, next) => {
+      const discovery = ctx.method === 'GET' ? ROOT_DISCOVERY.get(ctx.path) : undefined;
+      if (discovery) ctx.path = discovery;
+      else if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+      await this.issuerFor(this.originOf(ctx)).serve(ctx as unknown as Koa.Context, next);
+    };
+  }
+
+  /**
+   * The caller behind an access token this server issued for the tool server at `origin`, or
+   * null: unknown, expired, revoked, or for another resource.
+   */
+  async callerForToken(origin: string, value: string): Promise<Caller | null> {
+    const { provider, resource } = this.issuerFor(origin);
+    const token = await provider.AccessToken.find(value);
+    if (!token || token.isExpired) return null;
+    const audiences = Array.isArray(token.aud) ? token.aud : [token.aud];
+    if (!audiences.includes(resource)) return null;
+    return this.services.assistantGrants.callerFor(token.grantId, token.scope ?? '');
+  }
+
+  private issuerFor(origin: string): Issuer {
+    let issuer = this.issuers.get(origin);
+    if (!issuer) {
+      if (this.issuers.size >= MAX_ORIGINS) this.issuers.delete(this.issuers.keys().next().value as string);
+      const provider = new Provider(this.issuerUrl(origin), this.configuration(this.resourceUrl(origin)));
+      provider.proxy = true;
+      issuer = { provider, serve: mount(OAUTH_PATH, provider), resource: this.resourceUrl(origin) };
+      this.issuers.set(origin, issuer);
+    }
+    return issuer;
+  }
+
+  private configuration(resource: string): Configuration {
+    const { db, config } = this.services;
+    const scope = PERMISSIONS.join(' ');
+    return {
+      adapter: (model: string) => new OAuthRecordStore(db, model),
+      findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+      jwks: { keys: [this.signingKey] },
+      cookies: { keys: this.cookieKeys },
+      // read, write and enrich are the /mcp resource's scopes; listed here too because registration
+      // checks a client's `scope` against this list (the MCP SDK registers with them).
+      scopes: ['openid', 'offline_access', ...PERMISSIONS],
+      clientDefaults: {
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        id_token_signed_response_alg: 'EdDSA',
+        token_endpoint_auth_method: 'none',
+      },
+      // Assistants run in browsers too (claude.ai, chatgpt.com): the token endpoints answer any origin.
+      clientBasedCORS: () => true,
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true, initialAccessToken: false },
+        revocation: { enabled: true },
+        rpInitiatedLogout: { enabled: false },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resource,
+          useGrantedResource: () => true,
+          getResourceServerInfo: (_ctx, indicator) => {
+            if (indicator !== resource) throw new errors.InvalidTarget(`unknown resource: only ${resource} is served`);
+            return {
+              scope,
+              audience: resource,
+              accessTokenFormat: 'opaque',
+              accessTokenTTL: Math.round(config.ASSISTANT_TOKEN_TTL / 1000),
+            };
+          },
+        },
+      },
+      pkce: { required: () => true },
+      // Every assistant gets a refresh token, rotated on use (RFC 9700 for public clients).
+      issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      rotateRefreshToken: true,
+      interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+      // A refusal that cannot go back to the assistant (an unknown client or redirect URL) is a dashboard page.
+      renderError: (ctx, out) => {
+        ctx.type = 'html';
+        ctx.body = page({
+          title: 'Sign-in refused',
+          notice: { kind: 'error', text: `${out.error}: ${out.error_description ?? ''}` },
+          body: html`<p>Start the sign-in again from the assistant.</p>`,
+        });
+      },
+      ttl: {
+        AccessToken: Math.round(config.ASSISTANT_TOKEN_TTL / 1000),
+        AuthorizationCode: 60,
+        Interaction: 3600,
+        Session: 14 * 86_400,
+        Grant: 365 * 86_400,
+        RefreshToken: 30 * 86_400,
+        IdToken: 3600,
+      },
+    };
+  }
+}
+
+/** An Ed25519 key as a JWK from 32 bytes of seed: the same on every API process. */
+function ed25519Jwk(seed: Buffer): Record<string, unknown> {
+  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]);
+  return { ...createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ format: 'jwk' }), alg: 'EdDSA' };
+}

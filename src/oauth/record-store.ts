@@ -1,0 +1,89 @@
+import type { DataSource } from 'typeorm';
+
+/** What oidc-provider hands its adapter: a model's record, with the fields it looks records up by. */
+export interface OAuthRecord {
+  grantId?: string;
+  uid?: string;
+  userCode?: string;
+  consumed?: number;
+  [field: string]: unknown;
+}
+
+/**
+ * oidc-provider's storage adapter on PostgreSQL, one instance per model (Client, Grant,
+ * AccessToken, AuthorizationCode, RefreshToken, Session, Interaction, ...): every API process
+ * sees the same clients, codes and tokens, and a restart loses none. Expired records are
+ * never answered; each new sign-in attempt (an Interaction) deletes a few of them.
+ */
+export class OAuthRecordStore {
+  constructor(
+    private readonly db: DataSource,
+    private readonly model: string,
+  ) {}
+
+  async upsert(id: string, payload: OAuthRecord, expiresIn?: number): Promise<void> {
+    await this.db.query(
+      `INSERT INTO oauth_records (model, id, payload, grant_id, uid, user_code, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+       ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
+         uid = EXCLUDED.uid, user_code = EXCLUDED.user_code, expires_at = EXCLUDED.expires_at`,
+      [
+        this.model,
+        id,
+        JSON.stringify(payload),
+        payload.grantId ?? null,
+        payload.uid ?? null,
+        payload.userCode ?? null,
+        expiresIn ?? null,
+      ],
+    );
+    if (this.model === 'Interaction')
+      await this.db.query(
+        `DELETE FROM oauth_records WHERE ctid IN (SELECT ctid FROM oauth_records WHERE expires_at <= now() LIMIT 20)`,
+      );
+  }
+
+  find(id: string): Promise<OAuthRecord | undefined> {
+    return this.findWhere('id = $2', id);
+  }
+
+  findByUid(uid: string): Promise<OAuthRecord | undefined> {
+    return this.findWhere('uid = $2', uid);
+  }
+
+  findByUserCode(userCode: string): Promise<OAuthRecord | undefined> {
+    return this.findWhere('user_code = $2', userCode);
+  }
+
+  /** A code or token used once: marked, so that a replay finds it consumed (and revokes what it gave). */
+  async consume(id: string): Promise<void> {
+    await this.db.query(
+      `UPDATE oauth_records SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::int)
+       WHERE model = $1 AND id = $2`,
+      [this.model, id],
+    );
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.query(`DELETE FROM oauth_records WHERE model = $1 AND id = $2`, [this.model, id]);
+  }
+
+  /** Every record of a grant, whatever its model: a revoked grant leaves no code or token behind. */
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await revokeOAuthGrant(this.db, grantId);
+  }
+
+  private async findWhere(condition: string, value: string): Promise<OAuthRecord | undefined> {
+    const [row] = await this.db.query(
+      `SELECT payload, expires_at IS NOT NULL AND expires_at <= now() AS expired
+       FROM oauth_records WHERE model = $1 AND ${condition}`,
+      [this.model, value],
+    );
+    if (!row || row.expired) return undefined;
+    return row.payload as OAuthRecord;
+  }
+}
+
+export async function revokeOAuthGrant(db: DataSource, grantId: string): Promise<void> {
+  await db.query(`DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
+}
