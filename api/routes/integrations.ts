@@ -45,7 +45,18 @@ const overviewSchema = z
         provider: z.enum(INTEGRATION_PROVIDERS as [string, ...string[]]),
         kind: z.enum(['sequencer', 'crm']),
         connected: z.boolean(),
-        accounts: z.array(z.object({ integrationId: z.uuid(), label: z.string(), connectedAt: z.string() })),
+        accounts: z.array(
+          z.object({
+            integrationId: z.uuid(),
+            label: z.string(),
+            connectedAt: z.string(),
+            status: z
+              .enum(['connected', 'broken'])
+              .optional()
+              .meta({ description: 'CRMs and Google Sheets: broken when the vendor refused a token refresh' }),
+            brokenReason: z.string().optional().meta({ description: "The vendor's reason, while broken" }),
+          }),
+        ),
       }),
     ),
   })

@@ -12,7 +12,7 @@ import {
   type SequencerCampaign,
   type SequencerName,
 } from '../providers/sequencers';
-import { CRM_PROVIDERS, type CrmProvider } from './crm/connections';
+import { CRM_PROVIDERS, type CrmConnections, type CrmProvider } from './crm/connections';
 
 export type IntegrationKind = 'sequencer' | 'crm';
 
@@ -49,6 +49,9 @@ export interface IntegrationAccount {
   integrationId: string;
   label: string;
   connectedAt: string;
+  /** CRMs only: a connection whose refresh the vendor refused is broken until reconnected in the dashboard. */
+  status?: 'connected' | 'broken';
+  brokenReason?: string;
 }
 
 export interface IntegrationOverview {
@@ -80,6 +83,7 @@ export class Integrations {
   constructor(
     private readonly db: DataSource,
     private readonly secrets: SecretBox,
+    private readonly crmConnections: Pick<CrmConnections, 'list'>,
     private readonly config: Pick<
       Config,
       'SECRETS_KEY' | 'LEMLIST_API_URL' | 'INSTANTLY_API_URL' | 'SMARTLEAD_API_URL' | 'WEBHOOK_TIMEOUT_MS'
@@ -153,16 +157,13 @@ export class Integrations {
     };
   }
 
-  /** Every tool, connected or not; CRMs come from the dashboard's (for now the operator's) OAuth connections. */
+  /** Every tool, connected or not: the sequencers' keys and the CRMs' OAuth connections with their status. */
   async overview(accountId: string): Promise<IntegrationOverview> {
     const sequencers: { id: string; provider: string; label: string; connected_at: Date }[] = await this.db.query(
       `SELECT id, provider, label, connected_at FROM integrations WHERE account_id = $1 ORDER BY connected_at, id`,
       [accountId],
     );
-    const crms: { id: string; provider: string; created_at: Date }[] = await this.db.query(
-      `SELECT id, provider, created_at FROM crm_connections WHERE account_id = $1 ORDER BY created_at, id`,
-      [accountId],
-    );
+    const crms = await this.crmConnections.list(accountId);
     const accounts = (provider: string): IntegrationAccount[] =>
       isSequencerName(provider)
         ? sequencers
@@ -173,11 +174,13 @@ export class Integrations {
               connectedAt: new Date(row.connected_at).toISOString(),
             }))
         : crms
-            .filter((row) => row.provider === provider)
-            .map((row) => ({
-              integrationId: row.id,
-              label: DISPLAY_NAMES[provider as CrmProvider],
-              connectedAt: new Date(row.created_at).toISOString(),
+            .filter((connection) => connection.provider === provider)
+            .map((connection) => ({
+              integrationId: connection.integrationId,
+              label: connection.label || DISPLAY_NAMES[connection.provider],
+              connectedAt: connection.connectedAt,
+              status: connection.status,
+              ...(connection.brokenReason ? { brokenReason: connection.brokenReason } : {}),
             }));
     return {
       integrations: INTEGRATION_PROVIDERS.map((provider) => {

@@ -338,7 +338,14 @@ describe('PATCH destinations with a sequencer', () => {
       provider: 'hubspot',
       kind: 'crm',
       connected: true,
-      accounts: [{ integrationId: expect.any(String), label: 'HubSpot', connectedAt: expect.any(String) }],
+      accounts: [
+        {
+          integrationId: expect.any(String),
+          label: 'imported by an operator',
+          connectedAt: expect.any(String),
+          status: 'connected',
+        },
+      ],
     });
   });
 });

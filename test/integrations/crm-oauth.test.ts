@@ -177,6 +177,18 @@ test('a refresh the vendor refuses marks the connection broken, fails the route 
   await page.goto(`${session.stack.url}/integrations`);
   const row = page.locator('#crm-connections tr[data-provider="google-sheets"]');
   expect(await row.textContent()).toMatch(/broken/);
+  // The API and the tool server say so too, with the vendor's reason.
+  const sheetsAccounts = async () =>
+    expectAnswer(await api.get('/integrations'), 200).integrations.find(
+      (i: { provider: string }) => i.provider === 'google-sheets',
+    ).accounts;
+  expect(await sheetsAccounts()).toEqual([
+    expect.objectContaining({
+      integrationId: connectionIds['google-sheets'],
+      status: 'broken',
+      brokenReason: expect.stringMatching(/invalid_grant/),
+    }),
+  ]);
   expect(
     await connectInBrowser('google-sheets', {
       link: '#crm-connections tr[data-provider="google-sheets"] a:has-text("Reconnect")',
@@ -187,6 +199,14 @@ test('a refresh the vendor refuses marks the connection broken, fails the route 
   );
   expect(mended).toEqual([
     expect.objectContaining({ integrationId: connectionIds['google-sheets'], status: 'connected' }),
+  ]);
+  expect(await sheetsAccounts()).toEqual([
+    {
+      integrationId: connectionIds['google-sheets'],
+      label: expect.any(String),
+      connectedAt: expect.any(String),
+      status: 'connected',
+    },
   ]);
 
   const again = await leadTo({ 'google-sheets': { enabled: true, spreadsheetId: SPREADSHEET } });
