@@ -43,11 +43,13 @@ export function createActivities(services: Services) {
       };
       return { ...batch, retry };
     },
-    /** The lead's paid extra (the email, charged where its type prices it) and a delivery row per route. */
-    async prepareLead(leadId: string, emailPending: boolean) {
-      const email = emailPending ? await services.leads.findEmail(leadId) : 'not_requested';
-      const deliveries = await services.deliveries.createRoutes(leadId);
-      return { email, deliveries };
+    /** The leads an evaluation started last, recorded as handed off when it ends. */
+    async recordLeadsHandedOff(leadIds: string[]): Promise<void> {
+      await services.leadProduction.recordHandedOff(leadIds);
+    },
+    /** The lead's paid extra: its email, charged where its type prices it (once, idempotent). */
+    async findEmail(leadId: string) {
+      return services.leads.findEmail(leadId);
     },
     /** One attempt of a delivery, classified: the lead workflow decides what waits and how long. */
     async attemptDelivery(deliveryId: string, backoff: Backoff) {

@@ -12,15 +12,15 @@ import { RouteBoard } from './route-board';
 // Local activities: a lead whose routes all answer at once finishes in a single workflow task.
 // Failures of our own (database down) retry here; what a receiver answers comes back as a value.
 const localRetry = { initialInterval: '1 second', maximumInterval: '30 seconds' } as const;
-const { prepareLead, markDeliveryFailed, markDeliveryCancelled } = proxyLocalActivities<Activities>({
+const { findEmail, markDeliveryFailed, markDeliveryCancelled } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: localRetry,
 });
 
 /**
  * `lead:{leadId}`, one per produced lead, started by its signal's workflow. The lead's credits
- * were charged with its row; this workflow owns the rest of its per-lead work: the email extra,
- * then every route (webhook, sequencers, CRMs) side by side. An answer that asks to wait (5xx,
+ * were charged and its delivery rows made with its row; this workflow owns the rest of its
+ * per-lead work: the email extra, then every route (webhook, sequencers, CRMs) side by side. An answer that asks to wait (5xx,
  * time-out, 429) waits here on a durable timer for the delay the delivery service chose, until
  * the retry window counted from the route's first attempt runs out. PostgreSQL records every
  * attempt; the current details say where each route stands.
@@ -32,7 +32,8 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
     retry: localRetry,
   });
   const backoff = { initialMs: input.retry.initialMs, maxIntervalMs: input.retry.maxIntervalMs };
-  const { email, deliveries } = await prepareLead(input.leadId, input.emailPending);
+  const { deliveries } = input;
+  const email = input.emailPending ? await findEmail(input.leadId) : 'not_requested';
   const board = new RouteBoard(deliveries);
   setCurrentDetails(board.describe());
 

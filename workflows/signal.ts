@@ -34,7 +34,7 @@ import {
 import { leadWorkflow } from './lead';
 import { SignalRun } from './signal-run';
 
-const { produceLeads } = proxyActivities<Activities>({
+const { produceLeads, recordLeadsHandedOff } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // The activity heartbeats every second: a batch of a worker that died is retried by another
   // worker within seconds, not after the start-to-close timeout.
@@ -106,6 +106,9 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
       if (!batch.more || run.deleted || run.paused) break;
       if (mustContinueAsNew()) return run.evaluationInterrupted();
     }
+    // The last batch's leads: recorded now, not at the next evaluation's first production call.
+    const started = run.takeUnacknowledged();
+    if (started.length > 0) await recordLeadsHandedOff(started);
     run.evaluationFinished();
   }
 
@@ -121,7 +124,15 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
       await startChild(leadWorkflow, {
         workflowId: leadWorkflowId(lead.leadId),
         taskQueue: input.leadTaskQueue,
-        args: [{ leadId: lead.leadId, signalId: input.signalId, emailPending: lead.emailPending, retry }],
+        args: [
+          {
+            leadId: lead.leadId,
+            signalId: input.signalId,
+            emailPending: lead.emailPending,
+            deliveries: lead.deliveries,
+            retry,
+          },
+        ],
         parentClosePolicy: ParentClosePolicy.ABANDON,
         // A lead is handed over once: a retried start after a crash must not run a finished lead again.
         workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,

@@ -153,21 +153,26 @@ test('persona targeting: a company event stays one lead when another person of t
   expect((await allLeads(bed.api, signal.id)).map((l) => l.contact.last_name)).toEqual(['Zed']);
 });
 
-test('concurrent producers of one signal (a retried batch racing its first attempt) never make an event a lead twice', async () => {
+/** `count` people of one company who took the title `title` in the last ten days, oldest first. */
+async function jobChangers(slug: string, title: string, count: number) {
   const now = bed.stack.services.clock.now().getTime();
-  const co = company('du-race');
+  const co = company(slug);
   const records: any[] = [co];
-  for (let i = 0; i < 20; i++) {
-    const who = person(`du-race-${i}`, co.id, { title: 'Head of Data' });
+  for (let i = 0; i < count; i++) {
+    const who = person(`${slug}-${i}`, co.id, { title });
     records.push(
       who,
-      event(`ev-du-race-${i}`, 'job_change', daysAgo(10 - i * 0.1, now), co.id, {
+      event(`ev-${slug}-${i}`, 'job_change', daysAgo(10 - (i * 5) / count, now), co.id, {
         personId: who.id,
-        data: jobChangeData('Head of Data', co.name),
+        data: jobChangeData(title, co.name),
       }),
     );
   }
   await ingest(bed.stack, records);
+}
+
+test('concurrent producers of one signal (a retried batch racing its first attempt) never make an event a lead twice', async () => {
+  await jobChangers('du-race', 'Head of Data', 20);
   // Created as a draft so that only the producers below run; then marked active in the database
   // without waking a workflow.
   const signal = await createSignal(bed.api, 'job-changes', {
@@ -184,6 +189,53 @@ test('concurrent producers of one signal (a retried batch racing its first attem
   expect(new Set(leads.map((l) => l.contact.lead_id)).size).toBe(20);
   expect((await allUsage(bed.api, signal.id)).filter((u) => u.operation === 'lead')).toHaveLength(20);
   expect(await getSignal(bed.api, signal.id)).toMatchObject({ leadsTotal: 20, leadsToday: 20 });
+});
+
+test('a lead is made with a pending delivery per route of its signal, whose ids its workflow gets', async () => {
+  await jobChangers('du-routes', 'Chief Revenue Officer', 3);
+  const signal = await createSignal(bed.api, 'job-changes', {
+    name: 'Revenue chiefs',
+    webhookUrl: 'http://127.0.0.1:9/leads',
+    config: { jobTitles: ['Chief Revenue Officer'] },
+  });
+  // Active and routed to a sequencer in the database only: no workflow runs, the test produces.
+  await bed.stack.db.query(
+    `UPDATE signals SET status = 'active', destinations = '{"lemlist": {"campaignId": "camp-1"}}' WHERE id = $1`,
+    [signal.id],
+  );
+  const batch = await bed.stack.services.leadProduction.produceBatch(signal.id);
+  expect(batch.leads).toHaveLength(3);
+
+  const rows: Array<{ id: string; lead_id: string; route: string; target: string; status: string; attempts: number }> =
+    await bed.stack.db.query(
+      `SELECT id, lead_id, route, target, status, attempts FROM deliveries WHERE signal_id = $1 ORDER BY lead_id, route`,
+      [signal.id],
+    );
+  expect(rows).toHaveLength(6);
+  for (const lead of batch.leads) {
+    expect(lead.routes).toEqual(['webhook', 'lemlist']);
+    expect(lead.summary).toMatch(/→ webhook, lemlist$/);
+    const own = rows.filter((row) => row.lead_id === lead.leadId);
+    expect(
+      own.map((row) => ({ route: row.route, target: row.target, status: row.status, attempts: row.attempts })),
+    ).toEqual([
+      { route: 'lemlist', target: 'camp-1', status: 'pending', attempts: 0 },
+      { route: 'webhook', target: 'http://127.0.0.1:9/leads', status: 'pending', attempts: 0 },
+    ]);
+    const byRoute = Object.fromEntries(own.map((row) => [row.route, row.id]));
+    expect(lead.deliveries).toEqual([
+      { deliveryId: byRoute.webhook, route: 'webhook' },
+      { deliveryId: byRoute.lemlist, route: 'lemlist' },
+    ]);
+  }
+  // Answered again until acknowledged as started, with the same rows: none is made twice.
+  const again = await bed.stack.services.leadProduction.produceBatch(signal.id);
+  expect(again.produced).toBe(0);
+  expect(again.leads.map((lead) => lead.deliveries)).toEqual(batch.leads.map((lead) => lead.deliveries));
+  const [{ count }] = await bed.stack.db.query(`SELECT count(*)::int AS count FROM deliveries WHERE signal_id = $1`, [
+    signal.id,
+  ]);
+  expect(count).toBe(6);
 });
 
 test('30d: the same person again only once 30 days have passed since their last lead', async () => {

@@ -350,15 +350,15 @@ export async function evaluateNow(stack: Stack, signalId: string): Promise<Workf
   return settled(stack, signalId, before + 1);
 }
 
-/** Waits until these leads are handed off (their extras settled); answers each one's email outcome, in order. */
+/** Waits until these leads' email extras are settled by their workflows; answers each one's outcome, in order. */
 export async function leadEmailOutcomes(stack: Stack, leadIds: string[], timeoutMs = 30_000): Promise<string[]> {
   const rows = await waitFor(
-    `leads ${leadIds.join(', ')} to be handed off`,
+    `the emails of leads ${leadIds.join(', ')} to be settled`,
     () =>
-      stack.db.query(`SELECT id, email_status, handed_off_at FROM leads WHERE id = ANY($1::uuid[])`, [
-        leadIds,
-      ]) as Promise<Array<{ id: string; email_status: string; handed_off_at: Date | null }>>,
-    (found) => found.length === leadIds.length && found.every((row) => row.handed_off_at !== null),
+      stack.db.query(`SELECT id, email_status FROM leads WHERE id = ANY($1::uuid[])`, [leadIds]) as Promise<
+        Array<{ id: string; email_status: string }>
+      >,
+    (found) => found.length === leadIds.length && found.every((row) => row.email_status !== 'pending'),
     { timeoutMs },
   );
   return leadIds.map((id) => rows.find((row) => row.id === id)!.email_status);

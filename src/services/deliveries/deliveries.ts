@@ -12,20 +12,13 @@ import { endpointOf } from './endpoint';
 import type { EndpointRates } from './endpoint-rates';
 import { webhookBody } from './webhook-body';
 import { backoffMs, type Backoff } from './backoff';
-import { destinationRoutesOf, type DestinationSender, type PushResult } from './destination-sender';
+import type { DestinationSender, PushResult } from './destination-sender';
 import type { Logger } from '../../logger';
 import type { ServiceMetrics } from '../../metrics/service-metrics';
 import { leadWorkflowId } from '../../temporal/contract';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-/** A route of a lead, as its lead workflow delivers it. */
-export interface PlannedDelivery {
-  deliveryId: string;
-  route: string;
-  target: string;
-}
 
 export type AttemptOutcome =
   /** `statusCode` is null for a sequencer or CRM push, which is several vendor calls. */
@@ -103,53 +96,11 @@ export class Deliveries {
   ) {}
 
   /**
-   * One delivery per route of the lead's signal: its webhook, and each destination as the
-   * signal names it now (a destination changed later applies to later leads). Idempotent: a
-   * retried activity finds the rows, and so the ids (the stable X-Webhook-Id), made before.
-   */
-  async createRoutes(leadId: string): Promise<PlannedDelivery[]> {
-    // The lead is in its workflow's hands now (its signal's next production call would record it too).
-    const [lead] = await this.db.query(
-      `WITH lead AS (UPDATE leads SET handed_off_at = coalesce(handed_off_at, now()) WHERE id = $1 RETURNING id, signal_id, account_id)
-       SELECT lead.id, lead.signal_id, lead.account_id, s.webhook_url, s.destinations FROM lead
-       JOIN signals s ON s.id = lead.signal_id AND s.deleted_at IS NULL`,
-      [leadId],
-    );
-    if (!lead) return [];
-    const routes = [
-      ...(lead.webhook_url ? [{ route: 'webhook', target: lead.webhook_url as string, integrationId: null }] : []),
-      ...destinationRoutesOf(lead.destinations),
-    ];
-    // The integration must still be this account's, else the attempt resolves it (or fails).
-    // A row made by an earlier try comes back too (the no-op update), with its id.
-    const rows: Array<{ id: string; route: string; target: string }> = await this.db.query(
-      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id, crm_connection_id)
-       SELECT gen_random_uuid(), $1, $2, $3, r.route, r.target, 'lead',
-         (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route),
-         (SELECT id FROM crm_connections WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route)
-       FROM unnest($4::text[], $5::text[], $6::text[]) AS r(route, target, integration_id)
-       ON CONFLICT (lead_id, route, kind) WHERE kind = 'lead' DO UPDATE SET kind = EXCLUDED.kind
-       RETURNING id, route, target`,
-      [
-        lead.id,
-        lead.signal_id,
-        lead.account_id,
-        routes.map((r) => r.route),
-        routes.map((r) => r.target),
-        routes.map((r) => r.integrationId),
-      ],
-    );
-    rows.sort((a, b) => a.route.localeCompare(b.route));
-    return rows.map((r) => ({ deliveryId: r.id, route: r.route, target: r.target }));
-  }
-
-  /**
    * One attempt of a pending delivery, the only one there is (lead routes and replays alike):
    * keeps to a webhook endpoint's pace (waits for its slot, or defers without attempting), sends
    * the stored payload text as is, signed with the current secret of the signal's key (a
    * regenerated secret signs the very next attempt), records the attempt, and tells the
-   * endpoint's note what the receiver said. Classified as contract section 6 says. `route`:
-   * the delivery's route and target when the caller has them, saving a read.
+   * endpoint's note what the receiver said. Classified as contract section 6 says.
    */
   async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
     // One round trip: the attempt is counted, and the route, the stored payload and the signing

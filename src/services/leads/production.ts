@@ -9,8 +9,8 @@ import { duplicateWindowDays, findCandidates, leadsLeftToday } from './evaluatio
 import { leadIdFor } from './lead-identity';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
-import { destinationRoutesOf } from '../deliveries/destination-sender';
-import { LEADS_PER_BATCH, type ProducedLead } from '../../temporal/contract';
+import { LEAD_DELIVERIES_SQL, planLeadDeliveries } from '../deliveries/lead-deliveries';
+import { LEADS_PER_BATCH, type LeadDelivery, type ProducedLead } from '../../temporal/contract';
 
 export interface ProductionBatch {
   state: SignalStatus | 'deleted';
@@ -49,7 +49,7 @@ export class LeadProduction {
     handOff: { started?: string[] } = {},
     batchSize = LEADS_PER_BATCH,
   ): Promise<ProductionBatch> {
-    if (handOff.started?.length) await this.markHandedOff(handOff.started);
+    if (handOff.started?.length) await this.recordHandedOff(handOff.started);
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
     if (!signal || signal.deletedAt) return { state: 'deleted', leads: [], produced: 0, more: false };
     const pending = () => this.pendingLeads(signal);
@@ -90,7 +90,8 @@ export class LeadProduction {
 
   /**
    * The batch's leads in one transaction: the lead rows (unique per signal, event and subject),
-   * their charges in the ledger and the signal's counters commit together or not at all. The
+   * their charges in the ledger, a delivery per route of each, and the signal's counters commit
+   * together or not at all. The
    * signal's and the account's rows are locked first, so the day's count and the balance
    * decide how many of the candidates, oldest first, become leads; the rest wait.
    */
@@ -103,7 +104,8 @@ export class LeadProduction {
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
       const [locked] = await tx.query(
-        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit FROM signals WHERE id = $1 FOR UPDATE`,
+        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations
+         FROM signals WHERE id = $1 FOR UPDATE`,
         [signal.id],
       );
       if (!locked || locked.deleted_at || locked.status !== 'active') return { produced: 0, stop: 'inactive' as const };
@@ -165,6 +167,16 @@ export class LeadProduction {
       );
       // Throwing rolls back the lead rows too: an unpaid lead does not exist.
       if (charge === 'insufficient') throw new CreditsExhausted();
+      await planLeadDeliveries(
+        tx,
+        {
+          id: signal.id,
+          accountId: signal.accountId,
+          webhookUrl: locked.webhook_url,
+          destinations: locked.destinations,
+        },
+        inserted.map(({ id }) => id),
+      );
       await tx.query(
         `UPDATE signals SET leads_today = $2, leads_day = $3, leads_total = leads_total + $5, last_lead_at = $4 WHERE id = $1`,
         [signal.id, leadsToday + inserted.length, today, now, inserted.length],
@@ -204,27 +216,30 @@ export class LeadProduction {
     ]);
   }
 
-  /** The signal's leads not yet handed off, with what their workflows show (routes, summary). */
+  /** The signal's leads not yet handed off, with what their workflows need (deliveries) and show (summary). */
   private async pendingLeads(signal: Signal, limit = 5 * LEADS_PER_BATCH): Promise<ProducedLead[]> {
-    const rows: Array<SummaryRow & { id: string; email_pending: boolean }> = await this.db.query(
-      `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
-         payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal
-       FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
-      [signal.id, limit],
-    );
-    const routes = [
-      ...(signal.webhookUrl ? ['webhook'] : []),
-      ...destinationRoutesOf(signal.destinations).map((r) => r.route),
-    ];
-    return rows.map((row) => ({
-      leadId: row.id,
-      routes,
-      summary: leadSummary(row, routes),
-      emailPending: row.email_pending,
-    }));
+    const rows: Array<SummaryRow & { id: string; email_pending: boolean; deliveries: LeadDelivery[] }> =
+      await this.db.query(
+        `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
+           payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal,
+           ${LEAD_DELIVERIES_SQL} AS deliveries
+         FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
+        [signal.id, limit],
+      );
+    return rows.map((row) => {
+      const routes = row.deliveries.map((delivery) => delivery.route);
+      return {
+        leadId: row.id,
+        deliveries: row.deliveries,
+        routes,
+        summary: leadSummary(row, routes),
+        emailPending: row.email_pending,
+      };
+    });
   }
 
-  private async markHandedOff(leadIds: string[]): Promise<void> {
+  /** Leads whose workflows were started: production answers them no more. Idempotent. */
+  async recordHandedOff(leadIds: string[]): Promise<void> {
     if (leadIds.length === 0) return;
     await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [
       leadIds,

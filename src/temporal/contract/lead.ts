@@ -11,17 +11,27 @@ export interface DeliveryRetrySettings {
   windowMs: number;
 }
 
+/** A route of a lead and its delivery row, made with the lead in its production transaction. */
+export interface LeadDelivery {
+  deliveryId: string;
+  /** `webhook`, a sequencer's or a CRM's name. */
+  route: string;
+}
+
 export interface LeadWorkflowInput {
   leadId: string;
   signalId: string;
   /** Whether the signal asked for an email this lead may get (`getEmails` on a person-level lead). */
   emailPending: boolean;
+  deliveries: LeadDelivery[];
   retry: DeliveryRetrySettings;
 }
 
 /** A produced lead as the signal workflow starts its workflow: ids, the routes and a line a person can read. */
 export interface ProducedLead {
   leadId: string;
+  /** One per route (`webhook` first), in the order the lead workflow shows them. */
+  deliveries: LeadDelivery[];
   /** `webhook`, sequencer and CRM names, for the Routes search attribute. */
   routes: string[];
   /** "Jane Doe, CTO at Acme: job change → webhook, hubspot" (at most 200 bytes). */
