@@ -90,6 +90,8 @@ export interface FlowProgress {
   produced: number;
   /** Deliveries the service has settled as delivered; -1 while PostgreSQL does not answer. */
   delivered: number;
+  /** Leads the signal workflow has recorded as started; -1 while PostgreSQL does not answer. */
+  handedOff: number;
   /** Distinct leads the receiver answered 2xx for. */
   acknowledged: number;
   requests: number;
@@ -116,16 +118,18 @@ async function countOrUnknown(flow: LeadFlow, sql: string): Promise<number> {
 }
 
 export async function progressOf(flow: LeadFlow): Promise<FlowProgress> {
-  const [produced, delivered] = await Promise.all([
+  const [produced, delivered, handedOff] = await Promise.all([
     countOrUnknown(flow, `SELECT count(*)::int AS n FROM leads WHERE signal_id = $1`),
     countOrUnknown(
       flow,
       `SELECT count(*)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'lead' AND status = 'delivered'`,
     ),
+    countOrUnknown(flow, `SELECT count(*)::int AS n FROM leads WHERE signal_id = $1 AND handed_off_at IS NOT NULL`),
   ]);
   return {
     produced,
     delivered,
+    handedOff,
     acknowledged: acknowledgedLeads(flow.receiver).size,
     requests: flow.receiver.requests.length,
   };
@@ -173,7 +177,13 @@ export async function waitForEveryLeadDelivered(
   return waitForProgress(
     flow,
     `all ${flow.leads} leads delivered`,
-    (p) => p.produced >= flow.leads && p.delivered >= flow.leads && p.acknowledged >= flow.leads,
+    // Handed off too: the signal workflow records its last batch when its evaluation ends, which
+    // may come after those leads' deliveries.
+    (p) =>
+      p.produced >= flow.leads &&
+      p.delivered >= flow.leads &&
+      p.handedOff >= flow.leads &&
+      p.acknowledged >= flow.leads,
     {
       intervalMs: 250,
       ...options,
