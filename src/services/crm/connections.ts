@@ -184,27 +184,18 @@ export class CrmConnections {
         );
       });
     const accountId = pending.account_id as string;
-    const sealed = this.sealedTokens(tokens);
     const label = tokens.apiBaseUrl ? new URL(tokens.apiBaseUrl).host : input.label;
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected], an INSERT … RETURNING with rows.
-    const row: { id: string } | undefined = pending.reconnect_id
-      ? (
-          await this.db.query(
-            `UPDATE crm_connections SET access_token_encrypted = $2, refresh_token_encrypted = coalesce($3, refresh_token_encrypted),
-               expires_at = $4, api_base_url = coalesce($5, api_base_url), status = 'connected', broken_reason = NULL, updated_at = now()
-             WHERE id = $1 RETURNING id`,
-            [pending.reconnect_id, ...sealed],
-          )
-        )[0][0]
+    const connectionId = pending.reconnect_id
+      ? await this.storeTokens(this.db, pending.reconnect_id, tokens, { reconnected: true })
       : (
           await this.db.query(
             `INSERT INTO crm_connections (account_id, provider, access_token_encrypted, refresh_token_encrypted, expires_at, api_base_url, label)
              VALUES ($6, $7, $1, $2, $3, $4, $5) RETURNING id`,
-            [...sealed, label, accountId, input.provider],
+            [...this.sealedTokens(tokens), label, accountId, input.provider],
           )
-        )[0];
-    if (!row) throw notFound('Connection');
-    return (await this.list(accountId)).find((c) => c.integrationId === row.id)!;
+        )[0]?.id;
+    if (!connectionId) throw notFound('Connection');
+    return (await this.list(accountId)).find((c) => c.integrationId === connectionId)!;
   }
 
   /** Forgets the connection, after asking the vendor to revoke its grant where the vendor offers that. */
@@ -323,12 +314,7 @@ export class CrmConnections {
         );
         return { broken: this.brokenText(row.provider, err.message) };
       }
-      const [access, refresh, expiresAt, apiBaseUrl] = this.sealedTokens(tokens);
-      await tx.query(
-        `UPDATE crm_connections SET access_token_encrypted = $2, refresh_token_encrypted = coalesce($3, refresh_token_encrypted),
-           expires_at = $4, api_base_url = coalesce($5, api_base_url), updated_at = now() WHERE id = $1`,
-        [row.id, access, refresh, expiresAt, apiBaseUrl],
-      );
+      await this.storeTokens(tx, row.id, tokens, { reconnected: false });
       return {
         connectionId: row.id,
         accessToken: tokens.accessToken,
@@ -391,6 +377,28 @@ export class CrmConnections {
         `${vendor.name} is not configured on this service: its OAuth app's client id is not set`,
       );
     return new VendorOAuth({ ...vendor, clientId: vendor.clientId });
+  }
+
+  /**
+   * A vendor's new tokens for a connection (a refresh token or API host it did not resend is
+   * kept); `reconnected`: the person granted again, so a broken connection works again.
+   * Answers the connection's id, or undefined when it is gone.
+   */
+  private async storeTokens(
+    db: Pick<EntityManager, 'query'>,
+    connectionId: string,
+    tokens: VendorTokens,
+    { reconnected }: { reconnected: boolean },
+  ): Promise<string | undefined> {
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
+    const [rows] = await db.query(
+      `UPDATE crm_connections SET access_token_encrypted = $2, refresh_token_encrypted = coalesce($3, refresh_token_encrypted),
+         expires_at = $4, api_base_url = coalesce($5, api_base_url), updated_at = now()
+         ${reconnected ? ", status = 'connected', broken_reason = NULL" : ''}
+       WHERE id = $1 RETURNING id`,
+      [connectionId, ...this.sealedTokens(tokens)],
+    );
+    return (rows as Array<{ id: string }>)[0]?.id;
   }
 
   private sealedTokens(tokens: VendorTokens): [string, string | null, Date | null, string | null] {

@@ -222,8 +222,9 @@ export class Signals {
 
   /**
    * Enabling a CRM or Sheets destination needs a connection made in the dashboard; it is stored
-   * with the connection it resolved to (named, or the only one). A sequencer destination needs a connected account of the tool and a campaign that
-   * exists there; it is answered with the account it resolved to, which is what gets stored.
+   * with the connection it resolved to (named, or the only one). A sequencer destination needs a
+   * connected account of the tool and a campaign that exists there; it is stored with the
+   * account it resolved to.
    */
   private async assertDestinationsConnected(
     accountId: string,
