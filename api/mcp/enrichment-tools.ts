@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { ENRICHMENT_PRICES } from '../../src/services/enrichment/enrichment';
-import { jobChangesConfig } from '../../src/services/signals/config';
+import { jobChangesConfig } from '../../src/signal-types/job-changes';
 import { uuidParam } from '../schemas/common';
 import { contactLookupQuery, contactReferenceBody, emailLookupQuery, firmographicQuery } from '../routes/enrichment';
 import { companySearchQuery, peopleSearchQuery } from '../routes/search';

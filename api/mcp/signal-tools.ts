@@ -4,33 +4,45 @@ import { notFound, validationError, fieldProblemsOf } from '../../src/errors';
 import { listPersonas } from '../../src/catalogue/personas';
 import { listIndustries } from '../../src/catalogue/industries';
 import { listTechnographicTools } from '../../src/catalogue/technographics';
-import {
-  accountWatchlistConfig,
-  fundraisingConfig,
-  hiringConfig,
-  jobChangesConfig,
-} from '../../src/services/signals/config';
-import { SIGNAL_TYPE_IDS, signalTypeCatalogue, type SignalTypeId } from '../../src/services/signals/signal-types';
-import type { CreateSignalInput } from '../../src/services/signals/signals';
+import { signalTypeCatalogue } from '../../src/signal-types/catalogue';
+import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, signalType, type SignalType } from '../../src/signal-types/registry';
 import { pageQuery } from '../schemas/common';
 import {
-  createAccountWatchlistBody,
-  createFundraisingBody,
-  createHiringBody,
-  createJobChangesBody,
+  createBodyOf,
+  creationFields,
   signalListQuery,
   updateSignalBody,
   watchedCompaniesBody,
 } from '../schemas/signals';
-import { signalIdParam } from '../routes/signals';
+import { createOperationIdOf, signalIdParam } from '../routes/signals';
 import { funnelQuery, leadsQuery } from '../routes/leads';
 import { creditUsageQuery } from '../routes/credits';
 import { JsonText } from '../route';
 import { CHANGES, READS, defineTool, type AnyToolDef } from './tool';
 
+/** "a, b and c" (or "a, b or c") */
+const wordList = (words: string[], conjunction = 'and') =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}` : (words[0] ?? '');
+
+/** "2 credits (job changes and hiring, +0.5 per email found) or 3 (account watchlist)": the types grouped by price. */
+function pricesInWords(types: readonly SignalType[]): string {
+  const groups = new Map<string, SignalType[]>();
+  for (const type of types) {
+    const key = `${type.creditsPerLead}/${type.creditsPerEmailFound}`;
+    groups.set(key, [...(groups.get(key) ?? []), type]);
+  }
+  return [...groups.values()]
+    .map(([first, ...others], i) => {
+      const names = wordList([first!, ...others].map((t) => t.name.toLowerCase()));
+      const email = first!.creditsPerEmailFound ? `, +${first!.creditsPerEmailFound} per email found` : '';
+      return `${first!.creditsPerLead}${i === 0 ? ' credits' : ''} (${names}${email})`;
+    })
+    .join(' or ');
+}
+
 /** Lead prices, stated wherever a tool can start a signal producing (and so spending). */
-const LEAD_PRICES =
-  'Leads cost 2 credits (job changes, fundraising and hiring, +0.5 per email found) or 3 (account watchlist) whatever the event, charged once when each lead is produced; a draft signal costs nothing.';
+const LEAD_PRICES = `Leads cost ${pricesInWords(SIGNAL_TYPES)} whatever the event, charged once when each lead is produced; a draft signal costs nothing.`;
+const TYPE_IDS_IN_WORDS = wordList(SIGNAL_TYPE_IDS, 'or');
 
 /** The REST path parameter, described for the assistant. */
 const signalRef = z.object({
@@ -43,14 +55,6 @@ const search = z.object({
   search: z.string().trim().max(200).optional().meta({ description: 'Text to narrow the list' }),
 });
 
-/** The REST create body of each type, picked by the tool's `signalTypeId`. */
-const createBodies: Record<SignalTypeId, z.ZodType<CreateSignalInput>> = {
-  job_changes: createJobChangesBody,
-  account_watchlist: createAccountWatchlistBody,
-  fundraising: createFundraisingBody,
-  hiring: createHiringBody,
-};
-
 const jsonSchemaOf = (schema: z.ZodType) => {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io: 'input' });
   return rest;
@@ -62,22 +66,11 @@ const jsonSchemaOf = (schema: z.ZodType) => {
  * the two shapes are still published to the assistant through `anyOf`.
  */
 const createSignalInput = z.strictObject({
-  signalTypeId: z
-    .enum(SIGNAL_TYPE_IDS)
-    .meta({ description: 'job_changes, account_watchlist, fundraising or hiring; list_signal_types describes each' }),
-  ...createJobChangesBody.shape,
+  signalTypeId: z.enum(SIGNAL_TYPE_IDS).meta({ description: `${TYPE_IDS_IN_WORDS}; list_signal_types describes each` }),
+  ...creationFields,
   config: z.record(z.string(), z.unknown()).meta({
-    description:
-      'Config of the chosen type. job_changes: jobTitles (persona names from list_personas) or customTitles, plus optional filters. ' +
-      'account_watchlist: companies (names, domains, company page URLs or {name, domain, linkedinUrl}) and optional sources, targetPersonas, ... ' +
-      'fundraising: optional fundingStages, minAmountUsd, maxAmountUsd, maxAnnouncementAgeDays, company filters, targetPersonas. ' +
-      'hiring: keywords (required to activate), optional departments, seniorities, jobLocations, maxPostingAgeDays, company filters, targetPersonas.',
-    anyOf: [
-      jsonSchemaOf(jobChangesConfig),
-      jsonSchemaOf(accountWatchlistConfig),
-      jsonSchemaOf(fundraisingConfig),
-      jsonSchemaOf(hiringConfig),
-    ],
+    description: `Config of the chosen type. ${SIGNAL_TYPES.map((t) => `${t.signalTypeId}: ${t.toolConfigHint}`).join(' ')}`,
+    anyOf: SIGNAL_TYPES.map((type) => jsonSchemaOf(type.configSchema)),
   }),
 });
 
@@ -99,8 +92,7 @@ export function signalTools(services: Services): AnyToolDef[] {
     defineTool({
       name: 'list_signal_types',
       twin: 'listSignalTypes',
-      description:
-        'Lists the signal types (job_changes, account_watchlist, fundraising, hiring) with their config parameters, pricing (credits per lead) and the fields each lead carries. Free.',
+      description: `Lists the signal types (${SIGNAL_TYPE_IDS.join(', ')}) with their config parameters, pricing (credits per lead) and the fields each lead carries. Free.`,
       input: z.object({}),
       annotations: READS,
       run: () => ({ signalTypes: signalTypeCatalogue() }),
@@ -159,7 +151,8 @@ export function signalTools(services: Services): AnyToolDef[] {
     }),
     defineTool({
       name: 'create_signal',
-      twin: 'createJobChangesSignal',
+      // Every type's create route needs the same permission; the first stands for them all.
+      twin: createOperationIdOf(SIGNAL_TYPES[0]!),
       description:
         'Creates a signal: a saved search that produces leads. Give signalTypeId and the same body as the REST create of that type ' +
         '(name, config, optional dailyLeadLimit, duplicateHandling, webhookUrl, status). status defaults to draft, which produces nothing; ' +
@@ -167,7 +160,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       input: createSignalInput,
       annotations: CHANGES,
       run: (caller, { signalTypeId, ...body }) => {
-        const parsed = createBodies[signalTypeId].safeParse(body);
+        const parsed = createBodyOf(signalType(signalTypeId)).safeParse(body);
         // The same answer as a REST create with this body: 422 VALIDATION_ERROR naming each field.
         if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
         return signals.create(caller, signalTypeId, parsed.data);

@@ -3,7 +3,7 @@ import { listPersonas } from '../../src/catalogue/personas';
 import { listIndustries } from '../../src/catalogue/industries';
 import { validateLocations } from '../../src/catalogue/locations';
 import { listTechnographicTools } from '../../src/catalogue/technographics';
-import { signalTypeCatalogue } from '../../src/services/signals/signal-types';
+import { signalTypeCatalogue } from '../../src/signal-types/catalogue';
 import { authErrors } from '../schemas/common';
 import { defineRoute } from '../route';
 

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { authErrors, errorEnvelope, uuidParam } from '../schemas/common';
+import { SIGNAL_TYPES, type SignalType } from '../../src/signal-types/registry';
 import {
-  createAccountWatchlistBody,
-  createFundraisingBody,
-  createHiringBody,
-  createJobChangesBody,
+  createBodyOf,
   signalListQuery,
   signalListSchema,
   signalActivitySchema,
@@ -30,55 +28,31 @@ const writeErrors = {
   },
 };
 
+/** A type's price in words, as its create route and the tool descriptions state it. */
+export const priceInWords = (type: SignalType) =>
+  `${type.creditsPerLead} credits per lead${type.creditsPerEmailFound ? `, +${type.creditsPerEmailFound} per email found` : ''}`;
+
+/** The OpenAPI operation that creates a signal of the type. */
+export const createOperationIdOf = (type: SignalType) => `create${type.operationName}Signal`;
+
 export function signalRoutes(services: Services) {
   const { signals, signalActivity } = services;
+  // One create route per registered type, all alike but for the type's path, body and words.
+  const createRoutes = SIGNAL_TYPES.map((type) =>
+    defineRoute({
+      method: 'post',
+      path: `/api/v1/signals/${type.createPath}`,
+      operationId: createOperationIdOf(type),
+      summary: type.createSummary(priceInWords(type)),
+      tags,
+      access: write,
+      body: createBodyOf(type),
+      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
+      handle: ({ caller, body }) => signals.create(caller, type.signalTypeId, body),
+    }),
+  );
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/job-changes',
-      operationId: 'createJobChangesSignal',
-      summary: 'Create a job-changes signal (2 credits per lead, +0.5 per email found)',
-      tags,
-      access: write,
-      body: createJobChangesBody,
-      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
-      handle: ({ caller, body }) => signals.create(caller, 'job_changes', body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/account-watchlist',
-      operationId: 'createAccountWatchlistSignal',
-      summary: 'Create an account-watchlist signal (3 credits per lead); answers the import result of the companies',
-      tags,
-      access: write,
-      body: createAccountWatchlistBody,
-      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
-      handle: ({ caller, body }) => signals.create(caller, 'account_watchlist', body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/fundraising',
-      operationId: 'createFundraisingSignal',
-      summary:
-        'Create a fundraising signal: rounds announced anywhere in the data (2 credits per lead, +0.5 per email found)',
-      tags,
-      access: write,
-      body: createFundraisingBody,
-      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
-      handle: ({ caller, body }) => signals.create(caller, 'fundraising', body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/hiring',
-      operationId: 'createHiringSignal',
-      summary:
-        'Create a hiring signal: job postings matching keywords anywhere in the data (2 credits per lead, +0.5 per email found)',
-      tags,
-      access: write,
-      body: createHiringBody,
-      responses: { 201: { description: 'Created', schema: signalResourceSchema }, ...writeErrors, ...authErrors },
-      handle: ({ caller, body }) => signals.create(caller, 'hiring', body),
-    }),
+    ...createRoutes,
     defineRoute({
       method: 'get',
       path: '/api/v1/signals',

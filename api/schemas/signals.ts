@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
-import {
-  accountWatchlistConfig,
-  companyEntries,
-  companyEntry,
-  fundraisingConfig,
-  hiringConfig,
-  jobChangesConfig,
-} from '../../src/services/signals/config';
+import { companyEntries, companyEntry } from '../../src/services/signals/config';
 import { destinationsPatch } from '../../src/services/signals/destinations';
-import { SIGNAL_TYPE_IDS } from '../../src/services/signals/signal-types';
+import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
+import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { pageEnvelope, pageQuery } from './common';
 
 const name = z.string().trim().min(1).max(255);
@@ -28,7 +22,8 @@ export const duplicateHandling = z
   .regex(/^(refuse|allow|[1-9]\d{0,3}d)$/, 'must be "refuse", "allow" or "<X>d" such as "30d"')
   .meta({ description: 'refuse, allow, or <X>d to accept a repeated subject again after X days' });
 
-const creation = {
+/** The create body's fields besides `config`, the same for every type. */
+export const creationFields = {
   name,
   webhookUrl,
   dailyLeadLimit: dailyLeadLimit.default(100),
@@ -36,18 +31,22 @@ const creation = {
   status: status.default('draft'),
 };
 
-export const createJobChangesBody = z
-  .strictObject({ ...creation, config: jobChangesConfig })
-  .meta({ id: 'CreateJobChangesSignal' });
-export const createAccountWatchlistBody = z
-  .strictObject({ ...creation, config: accountWatchlistConfig })
-  .meta({ id: 'CreateAccountWatchlistSignal' });
-export const createFundraisingBody = z
-  .strictObject({ ...creation, config: fundraisingConfig })
-  .meta({ id: 'CreateFundraisingSignal' });
-export const createHiringBody = z
-  .strictObject({ ...creation, config: hiringConfig })
-  .meta({ id: 'CreateHiringSignal' });
+/** Each registered type's create body, made once (its component id may be registered only once). */
+const createBodies = new Map(
+  SIGNAL_TYPES.map((type) => [
+    type.signalTypeId,
+    z
+      .strictObject({ ...creationFields, config: type.configSchema })
+      .meta({ id: `Create${type.operationName}Signal` }) as z.ZodType<CreateSignalInput>,
+  ]),
+);
+
+/** The REST create body of a type: the route, create_signal and the dashboard all check with it. */
+export function createBodyOf(type: Pick<SignalType, 'signalTypeId'>): z.ZodType<CreateSignalInput> {
+  const body = createBodies.get(type.signalTypeId);
+  if (!body) throw new Error(`unknown signal type ${type.signalTypeId}`);
+  return body;
+}
 
 export const updateSignalBody = z
   .strictObject({

@@ -5,7 +5,13 @@ import { isKnownPersona } from '../catalogue/personas';
 import { AppError, invalidRequest, type FieldProblem } from '../errors';
 import { COMPANY_COLUMNS, PERSON_COLUMNS } from '../providers/enrichment/store-provider';
 import type { Caller } from './api-keys';
-import { companySizeClause, industryClause, locationClause, titleClause, type PlaceColumns } from './leads/evaluation';
+import {
+  companySizeClause,
+  industryClause,
+  locationClause,
+  titleClause,
+  type PlaceColumns,
+} from './leads/evaluation-rules';
 import { companyBlock, contactFields, type CompanyColumns, type ContactColumns } from './leads/payload';
 
 /** The filters of the signal configs, named as there; every one is optional and they AND together. */

@@ -3,6 +3,8 @@ import { listIndustries } from '../../../src/catalogue/industries';
 import { COMPANY_SIZE_BANDS } from '../../../src/catalogue/company-sizes';
 import { DEFAULT_WATCHLIST_SOURCES, WATCHLIST_EVENT_KEYS } from '../../../src/catalogue/watchlist-events';
 import type { SignalResource } from '../../../src/services/signals/resource';
+import type { DashboardFormField } from '../../../src/signal-types/dashboard-form';
+import { SIGNAL_TYPES, type SignalType } from '../../../src/signal-types/registry';
 import type { ApiKeySummary } from '../../../src/services/api-keys';
 import type { MemberSession } from '../../../src/services/member-sessions';
 import { html, type SafeHtml } from '../html';
@@ -10,15 +12,12 @@ import { csrfField } from '../layout';
 import { field, lines } from '../web';
 import { dateTime } from './format';
 
-export type SignalKind = 'job-changes' | 'account-watchlist';
-export const KIND_OF_TYPE: Record<string, SignalKind> = {
-  job_changes: 'job-changes',
-  account_watchlist: 'account-watchlist',
-};
-export const TYPE_LABEL: Record<string, string> = {
-  job_changes: 'Job changes',
-  account_watchlist: 'Account watchlist',
-};
+/** The type's name as the catalogue gives it; an id no type is registered under is shown as is. */
+export const typeLabel = (signalTypeId: string) =>
+  SIGNAL_TYPES.find((type) => type.signalTypeId === signalTypeId)?.name ?? signalTypeId;
+
+/** The fields of the type's dashboard form; none for a type created through the API only. */
+const formFields = (type: SignalType): DashboardFormField[] => type.dashboardForm?.fields ?? [];
 
 export const statusBadge = (status: string) => html`<span class="badge ${status}">${status}</span>`;
 
@@ -41,7 +40,7 @@ export function signalTable(signals: SignalResource[]): SafeHtml {
           html`<tr>
             <td data-label="Name"><a href="/signals/${s.id}">${s.name}</a></td>
             <td data-label="Status">${statusBadge(s.status)}</td>
-            <td data-label="Type">${TYPE_LABEL[s.signalTypeId] ?? s.signalTypeId}</td>
+            <td data-label="Type">${typeLabel(s.signalTypeId)}</td>
             <td data-label="Leads today">${s.leadsToday}</td>
             <td data-label="Leads in total">${s.leadsTotal}</td>
             <td data-label="Daily cap">${s.dailyLeadLimit}</td>
@@ -56,7 +55,7 @@ export function signalTable(signals: SignalResource[]): SafeHtml {
 export type FormValues = URLSearchParams;
 
 /** The stored signal as the form's fields, so editing starts from what is saved. */
-export function valuesOfSignal(signal: SignalResource): FormValues {
+export function valuesOfSignal(signal: SignalResource, type: SignalType): FormValues {
   const v = new URLSearchParams();
   const config = (signal.config ?? {}) as Record<string, unknown>;
   v.set('name', signal.name);
@@ -64,17 +63,20 @@ export function valuesOfSignal(signal: SignalResource): FormValues {
   v.set('dailyLeadLimit', String(signal.dailyLeadLimit));
   v.set('duplicateHandling', signal.duplicateHandling);
   const list = (key: string) => (Array.isArray(config[key]) ? (config[key] as string[]) : []);
-  for (const key of ['jobTitles', 'companySizeFilters', 'industryFilters', 'targetPersonas'])
-    for (const item of list(key)) v.append(key, item);
-  v.set('customTitles', list('customTitles').join('\n'));
-  v.set('locations', list('locations').join('\n'));
-  for (const key of ['maxJobAgeDays', 'firstRunLookbackDays'])
-    if (typeof config[key] === 'number') v.set(key, String(config[key]));
-  for (const key of ['getEmails', 'getPhones']) if (config[key] === true) v.set(key, 'on');
-  const sources = (config.sources ?? {}) as Record<string, { enabled: boolean }>;
-  for (const key of WATCHLIST_EVENT_KEYS)
-    if ((sources[key] ?? DEFAULT_WATCHLIST_SOURCES[key]).enabled) v.append('sources', key);
-  v.set('sourcesShown', '1');
+  for (const field of formFields(type)) {
+    const { name } = field;
+    if (field.input === 'personas' || field.input === 'sizeBands' || field.input === 'industries')
+      for (const item of list(name)) v.append(name, item);
+    else if (field.input === 'lines' && !field.onlyAdds) v.set(name, list(name).join('\n'));
+    else if (field.input === 'number' && typeof config[name] === 'number') v.set(name, String(config[name]));
+    else if (field.input === 'flag' && config[name] === true) v.set(name, 'on');
+    else if (field.input === 'watchlistSources') {
+      const sources = (config[name] ?? {}) as Record<string, { enabled: boolean }>;
+      for (const key of WATCHLIST_EVENT_KEYS)
+        if ((sources[key] ?? DEFAULT_WATCHLIST_SOURCES[key]).enabled) v.append(name, key);
+      v.set('sourcesShown', '1');
+    }
+  }
   return v;
 }
 
@@ -84,7 +86,7 @@ const optionalNumber = (text: string) => (text === '' ? undefined : /^\d+$/.test
  * The form as the REST body of the same operation, so the same zod schema and the same service
  * decide; nothing here judges a value. `forUpdate`: blank fields clear (null, empty list).
  */
-export function bodyOfForm(kind: SignalKind, form: URLSearchParams, forUpdate: boolean): Record<string, unknown> {
+export function bodyOfForm(type: SignalType, form: URLSearchParams, forUpdate: boolean): Record<string, unknown> {
   const blank = forUpdate ? null : undefined;
   const listOf = (name: string) => {
     const values = form
@@ -99,27 +101,26 @@ export function bodyOfForm(kind: SignalKind, form: URLSearchParams, forUpdate: b
   };
   const numberOf = (name: string) => optionalNumber(field(form, name)) ?? blank;
   const flag = (name: string) => (form.get(name) === 'on' ? true : forUpdate ? false : undefined);
-  const config: Record<string, unknown> =
-    kind === 'job-changes'
-      ? {
-          jobTitles: listOf('jobTitles'),
-          customTitles: linesOf('customTitles'),
-          companySizeFilters: listOf('companySizeFilters'),
-          industryFilters: listOf('industryFilters'),
-          locations: linesOf('locations'),
-          getEmails: flag('getEmails'),
-          maxJobAgeDays: numberOf('maxJobAgeDays'),
-        }
-      : {
-          companies: linesOf('companies')?.length ? linesOf('companies') : undefined,
-          sources: Object.fromEntries(
-            WATCHLIST_EVENT_KEYS.map((key) => [key, { enabled: form.getAll('sources').includes(key) }]),
-          ),
-          firstRunLookbackDays: numberOf('firstRunLookbackDays'),
-          targetPersonas: listOf('targetPersonas'),
-          getEmails: flag('getEmails'),
-          getPhones: flag('getPhones'),
-        };
+  const valueOf = (formField: DashboardFormField): unknown => {
+    switch (formField.input) {
+      case 'personas':
+      case 'sizeBands':
+      case 'industries':
+        return listOf(formField.name);
+      case 'lines':
+        // Items only added (companies to watch): a blank field sends nothing, even on update.
+        return formField.onlyAdds && !linesOf(formField.name)?.length ? undefined : linesOf(formField.name);
+      case 'number':
+        return numberOf(formField.name);
+      case 'flag':
+        return flag(formField.name);
+      case 'watchlistSources':
+        return Object.fromEntries(
+          WATCHLIST_EVENT_KEYS.map((key) => [key, { enabled: form.getAll(formField.name).includes(key) }]),
+        );
+    }
+  };
+  const config = Object.fromEntries(formFields(type).map((formField) => [formField.name, valueOf(formField)]));
   const body: Record<string, unknown> = {
     name: field(form, 'name'),
     webhookUrl: field(form, 'webhookUrl') || (forUpdate ? null : undefined),
@@ -145,7 +146,7 @@ function personaSelect(name: string, label: string, values: FormValues): SafeHtm
   </div>`;
 }
 
-function industrySelect(values: FormValues): SafeHtml {
+function industrySelect(name: string, values: FormValues): SafeHtml {
   const byCategory = new Map<string, string[]>();
   for (const industry of listIndustries()) {
     const names = byCategory.get(industry.category) ?? [];
@@ -153,30 +154,80 @@ function industrySelect(values: FormValues): SafeHtml {
     byCategory.set(industry.category, names);
   }
   return html`<div>
-    <label for="industryFilters"
-      >Industries <span class="hint">(a category name selects the whole category)</span></label
-    >
-    <select id="industryFilters" name="industryFilters" multiple size="8">
+    <label for="${name}">Industries <span class="hint">(a category name selects the whole category)</span></label>
+    <select id="${name}" name="${name}" multiple size="8">
       ${[...byCategory].map(
         ([category, names]) =>
           html`<optgroup label="${category}">
-            ${names.map((n) => html`<option value="${n}" ${selected(values, 'industryFilters', n)}>${n}</option>`)}
+            ${names.map((n) => html`<option value="${n}" ${selected(values, name, n)}>${n}</option>`)}
           </optgroup>`,
       )}
     </select>
   </div>`;
 }
 
-/** The create and edit form of both signal types. */
+/** One field of a type's dashboard form, as the input it names. */
+function formInput(formField: DashboardFormField, values: FormValues, editing: boolean): SafeHtml {
+  const { name } = formField;
+  const v = values.get(name) ?? '';
+  switch (formField.input) {
+    case 'personas':
+      return personaSelect(name, formField.label, values);
+    case 'industries':
+      return industrySelect(name, values);
+    case 'sizeBands':
+      return html`<fieldset>
+        <legend>${formField.legend}</legend>
+        ${COMPANY_SIZE_BANDS.map(
+          (band) =>
+            html`<label
+              ><input type="checkbox" name="${name}" value="${band}" ${checked(values, name, band)} /> ${band}</label
+            >`,
+        )}
+      </fieldset>`;
+    case 'lines':
+      return html`<div>
+        <label for="${name}"
+          >${editing && formField.editLabel ? formField.editLabel : formField.label}
+          <span class="hint">(${formField.hint})</span></label
+        ><textarea id="${name}" name="${name}">${v}</textarea>
+      </div>`;
+    case 'number':
+      return html`<div>
+        <label for="${name}">${formField.label} <span class="hint">(${formField.hint})</span></label
+        ><input id="${name}" name="${name}" type="number" min="${formField.min}" max="${formField.max}" value="${v}" />
+      </div>`;
+    case 'flag':
+      return html`<div>
+        <label><input type="checkbox" name="${name}" ${checked(values, name)} /> ${formField.label}</label>
+      </div>`;
+    case 'watchlistSources':
+      return html`<fieldset>
+        <legend>${formField.legend}</legend>
+        ${WATCHLIST_EVENT_KEYS.map((key) => {
+          // A form never shown yet starts from the defaults; a submitted one keeps what was ticked.
+          const on = values.get('sourcesShown')
+            ? values.getAll(name).includes(key)
+            : DEFAULT_WATCHLIST_SOURCES[key].enabled;
+          return html`<label
+            ><input type="checkbox" name="${name}" value="${key}" ${on ? html`checked` : ''} />
+            ${key.replace(/_/g, ' ')}</label
+          >`;
+        })}<input type="hidden" name="sourcesShown" value="1" />
+      </fieldset>`;
+  }
+}
+
+/** The create and edit form of a signal type: the settings every signal has, then its type's own fields. */
 export function signalForm(options: {
   session: MemberSession;
-  kind: SignalKind;
+  type: SignalType;
   action: string;
   values: FormValues;
   keys?: ApiKeySummary[];
   editing?: boolean;
 }): SafeHtml {
-  const { values, kind } = options;
+  const { values, type } = options;
   const v = (name: string) => values.get(name) ?? '';
   const common = html` <div>
       <label for="name">Name</label
@@ -226,94 +277,12 @@ export function signalForm(options: {
         id="duplicateHandling"
         name="duplicateHandling"
         type="text"
-        value="${v('duplicateHandling') || (kind === 'job-changes' ? 'refuse' : 'allow')}"
+        value="${v('duplicateHandling') || type.defaultDuplicateHandling}"
       />
     </div>`;
-  const specific =
-    kind === 'job-changes'
-      ? html`${personaSelect('jobTitles', 'Personas (job titles)', values)}
-          <div>
-            <label for="customTitles">Custom job titles <span class="hint">(one per line)</span></label
-            ><textarea id="customTitles" name="customTitles">${v('customTitles')}</textarea>
-          </div>
-          <fieldset>
-            <legend>Company sizes</legend>
-            ${COMPANY_SIZE_BANDS.map(
-              (band) =>
-                html`<label
-                  ><input
-                    type="checkbox"
-                    name="companySizeFilters"
-                    value="${band}"
-                    ${checked(values, 'companySizeFilters', band)}
-                  />
-                  ${band}</label
-                >`,
-            )}
-          </fieldset>
-          ${industrySelect(values)}
-          <div>
-            <label for="locations"
-              >Locations <span class="hint">(countries, regions or cities, one per line; checked on save)</span></label
-            ><textarea id="locations" name="locations">${v('locations')}</textarea>
-          </div>
-          <div>
-            <label for="maxJobAgeDays"
-              >Oldest job change, in days <span class="hint">(optional; below 180 counts as 180)</span></label
-            ><input
-              id="maxJobAgeDays"
-              name="maxJobAgeDays"
-              type="number"
-              min="1"
-              max="3650"
-              value="${v('maxJobAgeDays')}"
-            />
-          </div>
-          <div>
-            <label
-              ><input type="checkbox" name="getEmails" ${checked(values, 'getEmails')} /> Find emails (0.5 credit per
-              email found)</label
-            >
-          </div>`
-      : html`<div>
-            <label for="companies"
-              >${options.editing ? 'Add companies' : 'Companies to watch'}
-              <span class="hint">(one per line: name, domain or company page URL)</span></label
-            ><textarea id="companies" name="companies">${v('companies')}</textarea>
-          </div>
-          <fieldset>
-            <legend>Events</legend>
-            ${WATCHLIST_EVENT_KEYS.map((key) => {
-              const on = values.get('sourcesShown')
-                ? values.getAll('sources').includes(key)
-                : DEFAULT_WATCHLIST_SOURCES[key].enabled;
-              return html`<label
-                ><input type="checkbox" name="sources" value="${key}" ${on ? html`checked` : ''} />
-                ${key.replace(/_/g, ' ')}</label
-              >`;
-            })}<input type="hidden" name="sourcesShown" value="1" />
-          </fieldset>
-          <div>
-            <label for="firstRunLookbackDays"
-              >First check reaches back, in days <span class="hint">(optional, default 180)</span></label
-            ><input
-              id="firstRunLookbackDays"
-              name="firstRunLookbackDays"
-              type="number"
-              min="1"
-              max="3650"
-              value="${v('firstRunLookbackDays')}"
-            />
-          </div>
-          ${personaSelect('targetPersonas', 'Target personas (optional)', values)}
-          <div>
-            <label><input type="checkbox" name="getEmails" ${checked(values, 'getEmails')} /> Find emails</label>
-          </div>
-          <div>
-            <label><input type="checkbox" name="getPhones" ${checked(values, 'getPhones')} /> Include phones</label>
-          </div>`;
   return html`<form class="stack" method="post" action="${options.action}">
-    ${csrfField(options.session.csrfToken)} ${common}${specific}
+    ${csrfField(options.session.csrfToken)}
+    ${common}${formFields(type).map((formField) => formInput(formField, values, options.editing === true))}
     ${
       options.editing
         ? ''

@@ -1,12 +1,8 @@
 import type Router from '@koa/router';
 import type { Services } from '../../../src/services';
 import { AppError, notFound, validationError } from '../../../src/errors';
-import {
-  createAccountWatchlistBody,
-  createJobChangesBody,
-  signalListQuery,
-  updateSignalBody,
-} from '../../schemas/signals';
+import { createBodyOf, signalListQuery, updateSignalBody } from '../../schemas/signals';
+import { SIGNAL_TYPES, signalType, type SignalType } from '../../../src/signal-types/registry';
 import { funnelChart } from '../charts';
 import { html, type SafeHtml } from '../html';
 import { page, postButton, type Notice } from '../layout';
@@ -22,31 +18,14 @@ import {
   type DashboardState,
 } from '../web';
 import { dateTime } from './format';
-import {
-  bodyOfForm,
-  KIND_OF_TYPE,
-  signalForm,
-  signalTable,
-  statusBadge,
-  TYPE_LABEL,
-  valuesOfSignal,
-  type SignalKind,
-} from './signal-parts';
+import { bodyOfForm, signalForm, signalTable, statusBadge, typeLabel, valuesOfSignal } from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
 import { destinationsCard, destinationsPatchOf } from './signal-destinations';
 
 const LEADS_PER_PAGE = 10;
-const KINDS: Record<
-  SignalKind,
-  { type: 'job_changes' | 'account_watchlist'; title: string; schema: typeof createJobChangesBody }
-> = {
-  'job-changes': { type: 'job_changes', title: 'New job-changes signal', schema: createJobChangesBody },
-  'account-watchlist': {
-    type: 'account_watchlist',
-    title: 'New account-watchlist signal',
-    schema: createAccountWatchlistBody as unknown as typeof createJobChangesBody,
-  },
-};
+/** The types the dashboard creates: those whose module gives a dashboard form. */
+const FORM_TYPES = SIGNAL_TYPES.filter((type) => type.dashboardForm);
+const newTitle = (type: SignalType) => `New ${type.createPath} signal`;
 
 function signalIdOf(ctx: DashboardContext): string {
   const id = String(ctx.params.signalId);
@@ -72,8 +51,12 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         section: '/signals',
         session,
         body: html`<div class="actions">
-            <a class="button" href="/signals/new/job-changes">New job-changes signal</a>
-            <a class="button secondary" href="/signals/new/account-watchlist">New account-watchlist signal</a>
+            ${FORM_TYPES.map(
+              (type, i) =>
+                html`<a class="button${i > 0 ? ' secondary' : ''}" href="/signals/new/${type.createPath}"
+                  >${newTitle(type)}</a
+                >`,
+            )}
           </div>
           <section class="card">
             ${list.signals.length ? signalTable(list.signals) : html`<p>No signal yet.</p>`}
@@ -89,7 +72,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
 
   const newForm = async (
     ctx: DashboardContext,
-    kind: SignalKind,
+    type: SignalType,
     values: URLSearchParams,
     notice?: Notice,
     status = 200,
@@ -97,16 +80,16 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const session = signedIn(ctx);
     const keys = (await services.apiKeys.list(session.accountId)).filter((k) => !k.revokedAt);
     const body: SafeHtml = keys.length
-      ? signalForm({ session, kind, action: `/signals/new/${kind}`, values, keys })
+      ? signalForm({ session, type, action: `/signals/new/${type.createPath}`, values, keys })
       : html`<p>
           First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.
         </p>`;
-    send(ctx, page({ title: KINDS[kind].title, section: '/signals', session, notice, body }), status);
+    send(ctx, page({ title: newTitle(type), section: '/signals', session, notice, body }), status);
   };
 
-  for (const kind of Object.keys(KINDS) as SignalKind[]) {
-    router.get(`/signals/new/${kind}`, (ctx) => newForm(ctx, kind, new URLSearchParams()));
-    router.post(`/signals/new/${kind}`, async (ctx) => {
+  for (const type of FORM_TYPES) {
+    router.get(`/signals/new/${type.createPath}`, (ctx) => newForm(ctx, type, new URLSearchParams()));
+    router.post(`/signals/new/${type.createPath}`, async (ctx) => {
       const session = signedIn(ctx);
       const form = ctx.state.form as URLSearchParams;
       try {
@@ -116,11 +99,11 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
           : null;
         if (!key || key.revokedAt)
           throw validationError([{ field: 'apiKeyId', message: 'choose one of your live API keys' }]);
-        const body = validatedBody(KINDS[kind].schema, bodyOfForm(kind, form, false));
-        const created = await signals.create(callerOf(session, key.id), KINDS[kind].type, body);
+        const body = validatedBody(createBodyOf(type), bodyOfForm(type, form, false));
+        const created = await signals.create(callerOf(session, key.id), type.signalTypeId, body);
         ctx.redirect(`/signals/${created.id}?notice=created`);
       } catch (err) {
-        await newForm(ctx, kind, form, errorNotice(err), (err as AppError).status);
+        await newForm(ctx, type, form, errorNotice(err), (err as AppError).status);
       }
     });
   }
@@ -156,8 +139,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         notice: shownNotice,
         body: html`<section class="card">
             <p>
-              ${statusBadge(signal.status)} ${TYPE_LABEL[signal.signalTypeId] ?? signal.signalTypeId} · created
-              ${dateTime(signal.createdAt)}
+              ${statusBadge(signal.status)} ${typeLabel(signal.signalTypeId)} · created ${dateTime(signal.createdAt)}
             </p>
             <table class="responsive">
               <tbody>
@@ -211,7 +193,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
   const editForm = async (ctx: DashboardContext, values?: URLSearchParams, notice?: Notice, status = 200) => {
     const session = signedIn(ctx);
     const signal = await signals.get(session.accountId, signalIdOf(ctx));
-    const kind = KIND_OF_TYPE[signal.signalTypeId] as SignalKind;
+    const type = signalType(signal.signalTypeId);
     send(
       ctx,
       page({
@@ -219,7 +201,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         section: '/signals',
         session,
         notice,
-        body: html`${signalForm({ session, kind, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal), editing: true })}
+        body: html`${signalForm({ session, type, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal, type), editing: true })}
           <p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
       }),
       status,
@@ -231,10 +213,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const signal = await signals.get(session.accountId, signalIdOf(ctx));
     const form = ctx.state.form as URLSearchParams;
     try {
-      const body = validatedBody(
-        updateSignalBody,
-        bodyOfForm(KIND_OF_TYPE[signal.signalTypeId] as SignalKind, form, true),
-      );
+      const body = validatedBody(updateSignalBody, bodyOfForm(signalType(signal.signalTypeId), form, true));
       await signals.update(callerOf(session), signal.id, body);
       ctx.redirect(`/signals/${signal.id}?notice=saved`);
     } catch (err) {

@@ -6,6 +6,7 @@ import type { ApiKeys } from '../api-keys';
 import { assertWebhookTarget } from '../webhook-targets';
 import type { Candidate } from '../leads/candidate';
 import { buildLeadPayload } from '../leads/payload';
+import { signalType } from '../../signal-types/registry';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { endpointOf } from './endpoint';
@@ -350,46 +351,10 @@ export async function cancelPendingDeliveries(
   return rows;
 }
 
-/** The event of a test send's made-up lead, one per signal type: realistic values of that type's `signal` fields. */
-const SAMPLE_EVENTS: Record<string, Pick<Candidate, 'event_type' | 'data'> & { matched_keywords?: string }> = {
-  job_changes: {
-    event_type: 'job_change',
-    data: {
-      previous_title: 'VP Engineering',
-      previous_company: 'Northwind Labs',
-      new_title: 'Chief Technology Officer',
-      new_company: 'Acme Analytics',
-      new_job_started_on: '10/2026',
-      new_job_start_month: '2026-10',
-      change_type: 'company',
-    },
-  },
-  account_watchlist: {
-    event_type: 'new_decision_makers',
-    data: { watchlist_role: 'Chief Technology Officer', new_job_started_on: '10/2026', new_job_start_month: '2026-10' },
-  },
-  fundraising: {
-    event_type: 'fundraising',
-    data: { funding_stage: 'Series B', funding_amount_usd: 25_000_000, announcement_date: '2026-11-20' },
-  },
-  hiring: {
-    event_type: 'job_offers',
-    data: {
-      job_offer_url: 'https://careers.acme-analytics.example/jobs/data-engineer',
-      job_offer_title: 'Senior Data Engineer',
-      job_offer_location: 'Austin, Texas, United States',
-      job_offer_description: 'Build our Snowflake and dbt pipelines.',
-      job_offer_source: 'company website',
-      job_offer_date: '2026-11-20',
-      job_offer_published_date: '2026-11-20',
-    },
-    matched_keywords: 'data engineer, snowflake',
-  },
-};
-
 /** A realistic made-up lead for test sends: an event of the signal's type at a made-up company. */
 function sampleCandidate(signalTypeId: string): Candidate {
-  const sample = SAMPLE_EVENTS[signalTypeId] ?? SAMPLE_EVENTS.job_changes!;
+  // Each type module holds its sample event: realistic values of that type's `signal` fields.
+  const sample = signalType(signalTypeId).testSendSample;
   const occurredAt = new Date(Date.now() - 2 * 86_400_000);
   return {
     event_id: 'sample',

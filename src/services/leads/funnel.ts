@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { invalidRequest } from '../../errors';
-import { duplicateWindowDays, evaluationPlan, leadsLeftToday } from './evaluation';
+import { evaluationPlan, leadsLeftToday } from './evaluation';
+import { duplicateWindowDays } from './evaluation-rules';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_FUNNEL_DAYS = 30;

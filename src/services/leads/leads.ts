@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Credits } from '../credits';
 import { runPrepared, type Statement } from '../../db/prepared';
-import { signalType } from '../signals/signal-types';
+import { signalType } from '../../signal-types/registry';
 
 export interface LeadPageQuery {
   since?: Date;

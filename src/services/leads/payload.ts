@@ -1,17 +1,5 @@
 import { countryName } from '../../catalogue/locations';
-import {
-  JOB_CHANGE_LAST_SIGNAL_LABEL,
-  JOB_CHANGE_SIGNAL_FIELDS,
-  WATCHLIST_SIGNAL_FIELDS,
-  isWatchlistEventKey,
-  lastSignalLabel,
-} from '../../catalogue/watchlist-events';
-import {
-  FUNDRAISING_LAST_SIGNAL_LABEL,
-  FUNDRAISING_SIGNAL_FIELDS,
-  HIRING_LAST_SIGNAL_LABEL,
-  HIRING_SIGNAL_FIELDS,
-} from '../../catalogue/market-signals';
+import { signalType } from '../../signal-types/registry';
 import type { Candidate } from './candidate';
 
 export interface LeadSignalInfo {
@@ -23,45 +11,18 @@ export interface LeadSignalInfo {
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-/** Each type's `signal` fields beyond the common ones, and the label of the event that fired. */
-const TYPE_BLOCKS: Record<
-  string,
-  { fields: readonly string[]; label: (c: Candidate) => string; values?: (c: Candidate) => Record<string, unknown> }
-> = {
-  job_changes: { fields: JOB_CHANGE_SIGNAL_FIELDS, label: () => JOB_CHANGE_LAST_SIGNAL_LABEL },
-  account_watchlist: {
-    fields: WATCHLIST_SIGNAL_FIELDS,
-    label: (c) => (isWatchlistEventKey(c.event_type) ? lastSignalLabel(c.event_type) : JOB_CHANGE_LAST_SIGNAL_LABEL),
-  },
-  fundraising: {
-    fields: FUNDRAISING_SIGNAL_FIELDS,
-    label: () => FUNDRAISING_LAST_SIGNAL_LABEL,
-    // Providers name the stage `funding_type` (as watchlist leads carry it) or `funding_stage`; the round is the announcement.
-    values: (c) => ({
-      funding_stage: c.data.funding_stage || c.data.funding_type,
-      announcement_date: c.data.announcement_date || c.occurred_at.toISOString().slice(0, 10),
-    }),
-  },
-  hiring: {
-    fields: HIRING_SIGNAL_FIELDS,
-    label: () => HIRING_LAST_SIGNAL_LABEL,
-    // The keywords of this signal that the posting matched, not whatever the provider listed.
-    values: (c) => ({ matched_keywords: c.matched_keywords ?? '' }),
-  },
-};
-
 /** Every field of the type's block is present: the event's value when it has one, else the empty string. */
 function signalBlock(signal: LeadSignalInfo, candidate: Candidate) {
-  const type = TYPE_BLOCKS[signal.signalTypeId] ?? TYPE_BLOCKS.job_changes;
+  const type = signalType(signal.signalTypeId);
   const block: Record<string, unknown> = {
     id: signal.id,
     name: signal.name,
     type: signal.signalTypeId,
-    last_signal: type.label(candidate),
+    last_signal: type.lastSignalLabel(candidate),
     last_signal_date: candidate.occurred_at.toISOString().slice(0, 10),
   };
-  const values = { ...candidate.data, ...type.values?.(candidate) };
-  for (const field of type.fields) {
+  const values = { ...candidate.data, ...type.leadValues?.(candidate) };
+  for (const field of type.leadFields) {
     const value = values[field];
     block[field] = value === undefined || value === null ? '' : value;
   }

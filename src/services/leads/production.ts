@@ -2,10 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Signal, type SignalStatus } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import type { Credits } from '../credits';
-import { signalType } from '../signals/signal-types';
-import type { StoredWatchlistConfig } from '../signals/config';
+import { signalType } from '../../signal-types/registry';
 import type { Candidate } from './candidate';
-import { duplicateWindowDays, findCandidates, leadsLeftToday } from './evaluation';
+import { findCandidates, leadsLeftToday } from './evaluation';
+import { duplicateWindowDays } from './evaluation-rules';
 import { leadIdFor } from './lead-identity';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
@@ -131,7 +131,7 @@ export class LeadProduction {
         id: signal.id,
         name: signal.name,
         signalTypeId: signal.signalTypeId,
-        getPhones: Boolean((signal.config as StoredWatchlistConfig).getPhones),
+        getPhones: Boolean((signal.config as { getPhones?: boolean }).getPhones),
       };
       const rows = chosen.map((candidate) => {
         const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);

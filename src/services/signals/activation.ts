@@ -1,30 +1,14 @@
 import { AppError, insufficientCredits } from '../../errors';
-import type { HiringConfig, JobChangesConfig } from './config';
-import { signalType } from './signal-types';
+import { signalType, type MissingField } from '../../signal-types/registry';
 
 interface Candidate {
   signalTypeId: string;
   config: Record<string, unknown>;
 }
 
-/**
- * Fields a signal needs before it may be active: job changes need titles, a watchlist needs
- * entries, hiring needs keywords. A fundraising signal without filters watches every round.
- */
-export function missingForActivation(candidate: Candidate, watchedCount: number): { field: string; label: string }[] {
-  if (candidate.signalTypeId === 'job_changes') {
-    const config = candidate.config as JobChangesConfig;
-    if (!config.jobTitles?.length && !config.customTitles?.length) {
-      return [{ field: 'config.jobTitles', label: 'Job titles (jobTitles or customTitles)' }];
-    }
-  }
-  if (candidate.signalTypeId === 'hiring' && !(candidate.config as HiringConfig).keywords?.length) {
-    return [{ field: 'config.keywords', label: 'Keywords' }];
-  }
-  if (candidate.signalTypeId === 'account_watchlist' && watchedCount === 0) {
-    return [{ field: 'config.companies', label: 'Watched companies' }];
-  }
-  return [];
+/** Fields the signal's type needs before it may be active (a watchlist: companies to watch). */
+export function missingForActivation(candidate: Candidate, watchedCount: number): MissingField[] {
+  return signalType(candidate.signalTypeId).missingForActivation(candidate.config, watchedCount);
 }
 
 /** The checks creation and every move into `active` share: 400 MISSING_REQUIRED_FIELDS, then 402. */

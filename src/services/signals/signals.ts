@@ -4,7 +4,6 @@ import { AppError, conflict, fieldProblemsOf, notFound, validationError } from '
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { validateLocations } from '../../catalogue/locations';
-import { resolveWatchlistSources } from '../../catalogue/watchlist-events';
 import type { Caller } from '../api-keys';
 import type { CrmConnections } from '../crm/connections';
 import { CRM_PROVIDERS } from '../crm/connections';
@@ -16,7 +15,7 @@ import { mergeDestinations, SEQUENCER_PROVIDERS, type DestinationsPatch } from '
 import type { Integrations } from '../integrations';
 import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
-import { signalType, type SignalTypeId } from './signal-types';
+import { signalType, type SignalType, type SignalTypeId } from '../../signal-types/registry';
 import type { ImportResult, Watchlists } from './watchlists';
 
 export interface CreateSignalInput {
@@ -83,7 +82,7 @@ export class Signals {
   async create(caller: Caller, typeId: SignalTypeId, input: CreateSignalInput): Promise<SignalResource> {
     const type = signalType(typeId);
     const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
-    const stored = typeId === 'account_watchlist' ? withWatchlistDefaults(config) : config;
+    const stored = storedConfigOf(type, config);
     assertLocations(stored);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     const signingKeyId = await this.signingKeyOf(caller);
@@ -101,10 +100,11 @@ export class Signals {
         dailyLeadLimit: input.dailyLeadLimit,
         duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
       });
-      const imported =
-        typeId === 'account_watchlist' ? await this.deps.watchlists.import(tx, signal.id, companies ?? []) : undefined;
+      const imported = type.watchesCompanies
+        ? await this.deps.watchlists.import(tx, signal.id, companies ?? [])
+        : undefined;
       if (input.status === 'active') {
-        const watched = typeId === 'account_watchlist' ? await this.deps.watchlists.count(signal.id, tx) : 0;
+        const watched = type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
         assertActivatable(signal, watched, await this.deps.balance(caller.accountId, tx));
       }
       return { signal, imported };
@@ -159,7 +159,7 @@ export class Signals {
       string,
       unknown
     >;
-    if (companies !== undefined && current.signalTypeId !== 'account_watchlist') {
+    if (companies !== undefined && !type.watchesCompanies) {
       throw validationError([{ field: 'config.companies', message: `"companies" is not a known field here` }]);
     }
     const companiesParsed = companyEntries.optional().safeParse(companies);
@@ -168,8 +168,7 @@ export class Signals {
     if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error, 'config'));
     // Stored as creation stores it: normalised by the schema (trimmed titles), and a removed
     // watchlist setting falls back to its default rather than vanishing from `config`.
-    const config: Record<string, unknown> =
-      current.signalTypeId === 'account_watchlist' ? withWatchlistDefaults(parsed.data) : parsed.data;
+    const config = storedConfigOf(type, parsed.data);
     if (configPatch.locations !== undefined || configPatch.jobLocations !== undefined) assertLocations(config);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     const destinations = input.destinations
@@ -193,8 +192,7 @@ export class Signals {
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
       if (next.status === 'active' && previous !== 'active') {
-        const watched =
-          locked.signalTypeId === 'account_watchlist' ? await this.deps.watchlists.count(signalId, tx) : 0;
+        const watched = type.watchesCompanies ? await this.deps.watchlists.count(signalId, tx) : 0;
         assertActivatable(
           { signalTypeId: locked.signalTypeId, config },
           watched,
@@ -251,13 +249,7 @@ export class Signals {
   }
 }
 
-function withWatchlistDefaults(config: Record<string, unknown>): Record<string, unknown> {
-  return {
-    ...config,
-    sources: resolveWatchlistSources(config.sources as Record<string, { enabled?: boolean }> | undefined),
-    firstRunLookbackDays: config.firstRunLookbackDays ?? 180,
-  };
-}
+const storedConfigOf = (type: SignalType, config: Record<string, unknown>) => type.storedConfig?.(config) ?? config;
 
 /** Every place filter of a config (`locations`, and a hiring signal's `jobLocations`) must be a known place. */
 function assertLocations(config: Record<string, unknown>): void {
