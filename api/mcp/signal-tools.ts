@@ -84,7 +84,8 @@ export function signalTools(services: Services): AnyToolDef[] {
   const { signals } = services;
   const watchlistOf = async (accountId: string, signalId: string) => {
     const signal = await signals.requireOwned(accountId, signalId);
-    if (signal.signalTypeId !== 'account_watchlist') throw notFound('Watchlist');
+    // Only a type that watches companies has a watchlist (the account watchlist).
+    if (!signalType(signal.signalTypeId).watchesCompanies) throw notFound('Watchlist');
     return signal;
   };
 

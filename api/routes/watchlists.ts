@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { notFound } from '../../src/errors';
+import { signalType } from '../../src/signal-types/registry';
 import { authErrors, errorEnvelope, pageEnvelope, pageQuery, uuidParam } from '../schemas/common';
 import { importResult, removeWatchedCompaniesBody, watchedCompaniesBody } from '../schemas/signals';
 import { defineRoute } from '../route';
@@ -24,7 +25,8 @@ const watchedCompany = z
 export function watchlistRoutes(services: Services) {
   const watchlistOf = async (accountId: string, signalId: string) => {
     const signal = await services.signals.requireOwned(accountId, signalId);
-    if (signal.signalTypeId !== 'account_watchlist') throw notFound('Watchlist');
+    // Only a type that watches companies has a watchlist (the account watchlist).
+    if (!signalType(signal.signalTypeId).watchesCompanies) throw notFound('Watchlist');
     return signal;
   };
   return [
