@@ -19,6 +19,7 @@ import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
 import { Deliveries } from './deliveries/deliveries';
 import { WebhookSender } from './deliveries/webhook-sender';
+import { TestSends } from './deliveries/test-sends';
 import { EndpointRates } from './deliveries/endpoint-rates';
 import { WebhookReplays } from './deliveries/replays';
 import { DestinationSender } from './deliveries/destination-sender';
@@ -65,6 +66,7 @@ export function createServices(deps: ServiceDeps) {
     newestLiveKey: (accountId) => apiKeys.newestLive(accountId),
   });
   const metrics = new ServiceMetrics(deps.db);
+  const webhookSender = new WebhookSender(deps.db, deps.config);
   const services = {
     ...deps,
     clock,
@@ -91,11 +93,11 @@ export function createServices(deps: ServiceDeps) {
     signInThrottle: new SignInThrottle(deps.db, deps.config.RATE_LIMIT_STORE),
     accountActivity: new AccountActivity(deps.db),
     deliveryLog: new DeliveryLog(deps.db),
+    testSends: new TestSends(deps.db, deps.config, apiKeys, webhookSender),
     deliveries: new Deliveries(
       deps.db,
-      deps.config,
       apiKeys,
-      new WebhookSender(deps.db, deps.config),
+      webhookSender,
       new DestinationSender(integrations, crmConnections, deps.config),
       new EndpointRates(deps.db),
       { metrics, logger: deps.logger },
