@@ -12,7 +12,6 @@ import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
 import { Signals } from './signals/signals';
-import type { SignalLifecycle } from './signals/lifecycle';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
@@ -61,9 +60,9 @@ export function createServices(deps: ServiceDeps) {
     watchlists,
     crmConnections,
     integrations,
-    balance: (accountId, tx) => credits.balanceIn(tx, accountId),
-    lifecycle: (): SignalLifecycle => lifecycle,
-    newestLiveKey: (accountId) => apiKeys.newestLive(accountId),
+    credits,
+    lifecycle,
+    apiKeys,
   });
   const metrics = new ServiceMetrics(deps.db);
   const webhookSender = new WebhookSender(deps.db, deps.config);
