@@ -63,5 +63,23 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The house's layers point down: services use providers, never the other way round.
+    files: ['src/providers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/services', '**/services/**'],
+              message:
+                'Providers sit below the services: they receive narrow interfaces and config, never src/services.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -55,7 +55,7 @@ const replayResult = z
   .meta({ id: 'ReplayResult' });
 
 export function deliveryRoutes(services: Services) {
-  const { deliveries, webhookReplays } = services;
+  const { deliveryLog, testSends, webhookReplays } = services;
   return [
     defineRoute({
       method: 'get',
@@ -71,7 +71,7 @@ export function deliveryRoutes(services: Services) {
         ...notFound,
         ...authErrors,
       },
-      handle: ({ caller, params, query }) => deliveries.list(caller.accountId, params.signalId, query),
+      handle: ({ caller, params, query }) => deliveryLog.deliveries(caller.accountId, params.signalId, query),
     }),
     defineRoute({
       method: 'post',
@@ -93,7 +93,7 @@ export function deliveryRoutes(services: Services) {
         ...notFound,
         ...authErrors,
       },
-      handle: ({ caller, params, body }) => deliveries.testWebhook(caller.accountId, params.signalId, body.url),
+      handle: ({ caller, params, body }) => testSends.send(caller.accountId, params.signalId, body.url),
     }),
     defineRoute({
       method: 'post',

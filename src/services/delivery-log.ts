@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { notFound } from '../errors';
+import type { DeliveryStatus } from './deliveries/deliveries';
 
 export interface DeliveryAttemptEntry {
   attempt: number;
@@ -26,13 +28,67 @@ export interface LeadDelivery {
   attempts: DeliveryAttemptEntry[];
 }
 
+export interface DeliveryListQuery {
+  status?: DeliveryStatus;
+  leadId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** One row of `GET /signals/{id}/deliveries`. */
+export interface DeliveryItem {
+  id: string;
+  leadId: string | null;
+  route: string;
+  kind: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
 /**
- * Every attempt of every delivery of some leads: the answer to "did my lead arrive, and if not
- * why". A read over what the delivery service records; the account is part of the query, so
- * another account's leads answer nothing.
+ * A signal's deliveries, and every attempt of every delivery of some leads: the answer to "did
+ * my lead arrive, and if not why". A read over what the delivery service records; the account
+ * is part of the query, so another account's signals and leads answer nothing.
  */
 export class DeliveryLog {
   constructor(private readonly db: DataSource) {}
+
+  /** A page of the signal's deliveries (tests and replays too), newest first; 404 when the signal is not the account's. */
+  async deliveries(accountId: string, signalId: string, query: DeliveryListQuery) {
+    const [signal] = await this.db.query(
+      `SELECT id FROM signals WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
+      [signalId, accountId],
+    );
+    if (!signal) throw notFound('Signal');
+    const where = ['signal_id = $1'];
+    const params: unknown[] = [signalId];
+    if (query.status) where.push(`status = $${params.push(query.status)}`);
+    if (query.leadId) where.push(`lead_id = $${params.push(query.leadId)}`);
+    const filter = where.join(' AND ');
+    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM deliveries WHERE ${filter}`, params);
+    const rows = await this.db.query(
+      `SELECT id, lead_id, route, kind, status, attempts, last_status_code, last_error, next_attempt_at, created_at
+       FROM deliveries WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, query.limit, query.offset],
+    );
+    const items: DeliveryItem[] = rows.map((r: Record<string, any>) => ({
+      id: r.id,
+      leadId: r.lead_id,
+      route: r.route,
+      kind: r.kind,
+      status: r.status,
+      attempts: r.attempts,
+      lastStatusCode: r.last_status_code,
+      lastError: r.last_error,
+      nextAttemptAt: r.next_attempt_at ? new Date(r.next_attempt_at).toISOString() : null,
+      createdAt: new Date(r.created_at).toISOString(),
+    }));
+    return { items, total, limit: query.limit, offset: query.offset, hasMore: query.offset + items.length < total };
+  }
 
   /**
    * A page of the signal's leads, newest first, each with its deliveries and their attempts;

@@ -12,13 +12,13 @@ import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
 import { Signals } from './signals/signals';
-import type { SignalLifecycle } from './signals/lifecycle';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
 import { Deliveries } from './deliveries/deliveries';
 import { WebhookSender } from './deliveries/webhook-sender';
+import { TestSends } from './deliveries/test-sends';
 import { EndpointRates } from './deliveries/endpoint-rates';
 import { WebhookReplays } from './deliveries/replays';
 import { DestinationSender } from './deliveries/destination-sender';
@@ -60,11 +60,12 @@ export function createServices(deps: ServiceDeps) {
     watchlists,
     crmConnections,
     integrations,
-    balance: (accountId, tx) => credits.balanceIn(tx, accountId),
-    lifecycle: (): SignalLifecycle => lifecycle,
-    newestLiveKey: (accountId) => apiKeys.newestLive(accountId),
+    credits,
+    lifecycle,
+    apiKeys,
   });
   const metrics = new ServiceMetrics(deps.db);
+  const webhookSender = new WebhookSender(deps.db, deps.config);
   const services = {
     ...deps,
     clock,
@@ -91,11 +92,11 @@ export function createServices(deps: ServiceDeps) {
     signInThrottle: new SignInThrottle(deps.db, deps.config.RATE_LIMIT_STORE),
     accountActivity: new AccountActivity(deps.db),
     deliveryLog: new DeliveryLog(deps.db),
+    testSends: new TestSends(deps.db, deps.config, apiKeys, webhookSender),
     deliveries: new Deliveries(
       deps.db,
-      deps.config,
       apiKeys,
-      new WebhookSender(deps.db, deps.config),
+      webhookSender,
       new DestinationSender(integrations, crmConnections, deps.config),
       new EndpointRates(deps.db),
       { metrics, logger: deps.logger },

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger';
 import { ingestionSink } from '../../src/providers/data/data-provider';
 import { DemoDataProvider, DemoStore, startDemoFeed } from '../../src/providers/data/demo-provider';
 import { DEMO_HISTORY, DemoRecords, type DemoCompanyRef } from '../../src/providers/data/demo-records';
-import { EVENT_TYPES, RECORD_SCHEMAS, type RecordKind } from '../../src/services/ingestion/records';
+import { EVENT_TYPES, RECORD_SCHEMAS, type RecordKind } from '../../src/providers/data/records';
 import { startStack, type Stack } from '../setup/stack';
 
 const NOW = new Date('2025-03-14T12:00:00Z');

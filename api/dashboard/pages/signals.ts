@@ -254,7 +254,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     return { kind: 'ok', text: 'Active: it evaluates now and on its interval.' };
   });
   action('test-webhook', async (ctx, id) => {
-    const result = await services.deliveries.testWebhook(signedIn(ctx).accountId, id);
+    const result = await services.testSends.send(signedIn(ctx).accountId, id);
     const answer = result.statusCode === null ? 'no answer' : `HTTP ${result.statusCode}`;
     return result.success
       ? {

@@ -2,9 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
-import type { Services } from '../../services';
-import type { IngestResult } from '../../services/ingestion/ingestion';
-import { ingestionSink, type DataProvider, type IngestSink, type RunningDataProvider } from './data-provider';
+import {
+  ingestionSink,
+  type DataProvider,
+  type IngestResult,
+  type IngestSink,
+  type IngestionPort,
+  type RunningDataProvider,
+} from './data-provider';
 import { DEMO_HISTORY, DemoRecords, demoEventId, type DemoCompanyRef, type DemoPersonRef } from './demo-records';
 
 /** Below this many companies the store is taken to be fresh, and the demo history is loaded. */
@@ -175,7 +180,7 @@ export class DemoDataProvider implements DataProvider {
 
 /** Starts the demo feed of this process (`worker/main.ts` when `DEMO_DATA` is on). */
 export async function startDemoFeed(
-  services: Pick<Services, 'db' | 'ingestion' | 'clock'>,
+  services: { db: DataSource; ingestion: IngestionPort; clock: Clock },
   logger: Logger,
   options: { intervalMs: number; seed?: number },
 ): Promise<RunningDataProvider> {

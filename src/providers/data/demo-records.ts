@@ -15,13 +15,7 @@ import { citiesOf, countryName, majorCitiesOf, type GazetteerCity } from '../../
 import { listPersonas, matchPersona, type Persona, type Seniority } from '../../catalogue/personas';
 import { listTechnographicTools } from '../../catalogue/technographics';
 import { NEWS_EVENT_TYPES, type NewsEventType } from '../../catalogue/watchlist-events';
-import type {
-  CompanyRecordInput,
-  EventRecordInput,
-  EventType,
-  IngestRecordInput,
-  PersonRecordInput,
-} from '../../services/ingestion/records';
+import type { CompanyRecordInput, EventRecordInput, EventType, IngestRecordInput, PersonRecordInput } from './records';
 
 export const DEMO_SEED = 20241122;
 

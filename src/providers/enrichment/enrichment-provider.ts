@@ -5,7 +5,41 @@
  * emails), so an adapter only fetches and maps; pricing, credits and the per-key concurrency
  * cap stay in the enrichment service.
  */
-import type { CompanyColumns, ContactColumns } from '../../services/leads/payload';
+
+/**
+ * A person's columns under the names the lead's contact block reads: a lead's candidate row has
+ * them, and so does an enrichment match.
+ */
+export interface ContactColumns {
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  persona: string | null;
+  person_linkedin_url: string | null;
+  sales_navigator_url?: string | null;
+  phone: string | null;
+  location: string | null;
+  city: string | null;
+  country_code: string | null;
+}
+
+/** A company's columns under the names the lead's company block reads. */
+export interface CompanyColumns {
+  company_name: string;
+  company_domain: string | null;
+  company_linkedin_url: string | null;
+  industry: string | null;
+  employee_count: number | null;
+  size_band: string | null;
+  hq_country_code: string | null;
+  hq_city: string | null;
+  description: string | null;
+  company_type: string | null;
+  founded_year: number | null;
+  tech_stack: string[];
+  homepage_title?: string | null;
+  meta_description?: string | null;
+}
 
 /** A contact reference: a profile URL, or an email, or a first + last name at a company domain. */
 export interface ContactQuery {

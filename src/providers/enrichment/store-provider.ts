@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
-import type { CompanyColumns } from '../../services/leads/payload';
-import { nameKeyOf } from '../../services/signals/watchlist-entries';
+import { nameKeyOf } from '../../catalogue/identifiers';
 import type {
+  CompanyColumns,
   CompanyQuery,
   ContactMatch,
   ContactQuery,

@@ -1,12 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Config } from '../../config';
-import { notFound, validationError } from '../../errors';
 import type { ApiKeys } from '../api-keys';
-import { assertWebhookTarget } from '../webhook-targets';
-import type { Candidate } from '../leads/candidate';
-import { buildLeadPayload } from '../leads/payload';
-import { signalType } from '../../signal-types/registry';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
 import type { SendResult, WebhookSender } from './webhook-sender';
 import { endpointOf } from './endpoint';
@@ -41,43 +34,6 @@ export interface AttemptOptions {
   wait(ms: number): Promise<void>;
 }
 
-export interface DeliveryListQuery {
-  status?: DeliveryStatus;
-  leadId?: string;
-  limit: number;
-  offset: number;
-}
-
-export interface DeliveryItem {
-  id: string;
-  leadId: string | null;
-  route: string;
-  kind: string;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
-
-export interface TestWebhookResult {
-  success: boolean;
-  statusCode: number | null;
-  payloadSent: Record<string, unknown>;
-  signed: boolean;
-}
-
-interface SignalRow {
-  id: string;
-  account_id: string;
-  api_key_id: string | null;
-  name: string;
-  signal_type_id: string;
-  webhook_url: string | null;
-  config: Record<string, unknown>;
-}
-
 /**
  * Deliveries of leads to their routes (the webhook, and each destination: sequencer or CRM).
  * PostgreSQL holds every delivery and attempt; the lead workflow only decides when to try again.
@@ -85,8 +41,7 @@ interface SignalRow {
 export class Deliveries {
   constructor(
     private readonly db: DataSource,
-    private readonly config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>,
-    private readonly apiKeys: ApiKeys,
+    private readonly apiKeys: Pick<ApiKeys, 'openWebhookSecret'>,
     private readonly sender: WebhookSender,
     /** Sequencer and CRM routes (`destinations`). */
     private readonly destinations: DestinationSender,
@@ -139,7 +94,7 @@ export class Deliveries {
       if (slot.waitMs > 0) await options.wait(slot.waitMs);
     }
     if (delivery.payload === null) {
-      await this.settle(deliveryId, 'failed', null, 'lead no longer exists');
+      await settleDelivery(this.db, deliveryId, 'failed', null, 'lead no longer exists');
       return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
     }
     const source = {
@@ -209,77 +164,6 @@ export class Deliveries {
     );
   }
 
-  async list(accountId: string, signalId: string, query: DeliveryListQuery) {
-    await this.signalOf(accountId, signalId);
-    const where = ['signal_id = $1'];
-    const params: unknown[] = [signalId];
-    if (query.status) where.push(`status = $${params.push(query.status)}`);
-    if (query.leadId) where.push(`lead_id = $${params.push(query.leadId)}`);
-    const filter = where.join(' AND ');
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM deliveries WHERE ${filter}`, params);
-    const rows = await this.db.query(
-      `SELECT id, lead_id, route, kind, status, attempts, last_status_code, last_error, next_attempt_at, created_at
-       FROM deliveries WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, query.limit, query.offset],
-    );
-    const items: DeliveryItem[] = rows.map((r: Record<string, any>) => ({
-      id: r.id,
-      leadId: r.lead_id,
-      route: r.route,
-      kind: r.kind,
-      status: r.status,
-      attempts: r.attempts,
-      lastStatusCode: r.last_status_code,
-      lastError: r.last_error,
-      nextAttemptAt: r.next_attempt_at ? new Date(r.next_attempt_at).toISOString() : null,
-      createdAt: new Date(r.created_at).toISOString(),
-    }));
-    return { items, total, limit: query.limit, offset: query.offset, hasMore: query.offset + items.length < total };
-  }
-
-  /**
-   * The specification's synchronous test: a sample lead of the signal's type, marked
-   * `is_test`, sent once (no retries) under a new delivery id, to the saved webhook or to `url`.
-   */
-  async testWebhook(accountId: string, signalId: string, url?: string): Promise<TestWebhookResult> {
-    const signal = await this.signalOf(accountId, signalId);
-    if (url !== undefined) await assertWebhookTarget(url, this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS, 'url');
-    const target = url ?? signal.webhook_url;
-    if (!target) throw validationError([{ field: 'url', message: 'the signal has no webhookUrl; send a url to test' }]);
-    const deliveryId = randomUUID();
-    const payload = buildLeadPayload(
-      randomUUID(),
-      new Date(),
-      {
-        id: signal.id,
-        name: signal.name,
-        signalTypeId: signal.signal_type_id,
-        getPhones: signal.config.getPhones === true,
-      },
-      sampleCandidate(signal.signal_type_id),
-    );
-    const payloadSent: Record<string, unknown> = { ...payload, signal: { ...payload.signal, is_test: true } };
-    const secret = signal.api_key_id ? await this.apiKeys.webhookSecret(signal.api_key_id) : null;
-    await this.db.query(
-      `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, attempts) VALUES ($1, NULL, $2, $3, 'webhook', $4, 'test', 1)`,
-      [deliveryId, signal.id, signal.account_id, target],
-    );
-    const sent = await this.sender.send({
-      deliveryId,
-      attempt: 1,
-      url: target,
-      body: JSON.stringify(payloadSent),
-      secret,
-    });
-    await this.settle(
-      deliveryId,
-      sent.outcome === 'ok' ? 'delivered' : 'failed',
-      sent.statusCode,
-      sent.outcome === 'ok' ? null : sent.error,
-    );
-    return { success: sent.outcome === 'ok', statusCode: sent.statusCode, payloadSent, signed: secret !== null };
-  }
-
   private async sendWebhook(
     delivery: { id: string; target: string; attempts: number; kind: string },
     source: { payload: string; secret: string | null },
@@ -307,85 +191,21 @@ export class Deliveries {
       payload,
     });
   }
-
-  private async settle(
-    deliveryId: string,
-    status: DeliveryStatus,
-    statusCode: number | null,
-    error: string | null,
-  ): Promise<void> {
-    await this.db.query(
-      `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
-       WHERE id = $1 AND status = 'pending'`,
-      [deliveryId, status, statusCode, error],
-    );
-  }
-
-  private async signalOf(accountId: string, signalId: string): Promise<SignalRow> {
-    const [signal] = await this.db.query(
-      `SELECT id, account_id, api_key_id, name, signal_type_id, webhook_url, config FROM signals
-       WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
-      [signalId, accountId],
-    );
-    if (!signal) throw notFound('Signal');
-    return signal;
-  }
 }
 
-/**
- * A deleted signal sends nothing more: its pending deliveries are cancelled here, and the signal
- * lifecycle then cancels their leads' workflows (the answered rows); a workflow it misses still ends
- * at its next attempt, which finds the row no longer pending. A function of the database alone
- * so that the signal lifecycle can call it without the delivery service.
- */
-export async function cancelPendingDeliveries(
+/** A delivery's last state, when its only (test) or last attempt is done; a settled row stays as it is. */
+export async function settleDelivery(
   db: DataSource,
-  signalId: string,
-): Promise<Array<{ id: string; kind: string; lead_id: string | null }>> {
-  // TypeORM answers an UPDATE … RETURNING with [rows, affected].
-  const [rows] = await db.query(
-    `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
-     WHERE signal_id = $1 AND status = 'pending' RETURNING id, kind, lead_id`,
-    [signalId],
+  deliveryId: string,
+  status: DeliveryStatus,
+  statusCode: number | null,
+  error: string | null,
+): Promise<void> {
+  await db.query(
+    `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
+     WHERE id = $1 AND status = 'pending'`,
+    [deliveryId, status, statusCode, error],
   );
-  return rows;
-}
-
-/** A realistic made-up lead for test sends: an event of the signal's type at a made-up company. */
-function sampleCandidate(signalTypeId: string): Candidate {
-  // Each type module holds its sample event: realistic values of that type's `signal` fields.
-  const sample = signalType(signalTypeId).testSendSample;
-  const occurredAt = new Date(Date.now() - 2 * 86_400_000);
-  return {
-    event_id: 'sample',
-    occurred_at: occurredAt,
-    ...sample,
-    company_id: 'sample-company',
-    company_name: 'Acme Analytics',
-    company_domain: 'acme-analytics.example',
-    company_linkedin_url: 'https://www.linkedin.com/company/acme-analytics-example',
-    industry: 'Software Development',
-    employee_count: 120,
-    size_band: '51-200',
-    hq_country_code: 'US',
-    hq_city: 'Austin',
-    description: 'Analytics software for mid-size retailers.',
-    company_type: 'Privately Held',
-    founded_year: 2015,
-    tech_stack: ['Snowflake', 'React'],
-    person_id: 'sample-person',
-    first_name: 'Ada',
-    last_name: 'Example',
-    title: 'Chief Technology Officer',
-    persona: 'Chief Technology Officer',
-    person_linkedin_url: 'https://www.linkedin.com/in/ada-example',
-    email: null,
-    phone: '+1 512 555 0100',
-    location: 'Austin, Texas, United States',
-    city: 'Austin',
-    country_code: 'US',
-    subject_key: 'person:sample-person',
-  };
 }
 
 /** What one send (a webhook, or a sequencer or CRM push) means for its delivery; `backoff` is the wait after a failure without Retry-After. */

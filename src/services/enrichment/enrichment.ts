@@ -15,7 +15,7 @@ import type { CompanyQuery, ContactQuery, EnrichmentProvider } from '../../provi
 import type { Caller } from '../api-keys';
 import type { Credits } from '../credits';
 import { companyBlock, contactFields } from '../leads/payload';
-import { canonicalNetworkUrl, registrableDomain } from '../signals/watchlist-entries';
+import { canonicalNetworkUrl, registrableDomain } from '../../catalogue/identifiers';
 import {
   bulkEnrichmentWorkflowId,
   phoneLookupWorkflowId,

@@ -4,24 +4,15 @@ import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
 import { jobPostingProfile } from '../../catalogue/market-signals';
 import { invalidRequest } from '../../errors';
-import { nameKeyOf } from '../signals/watchlist-entries';
-import { RECORD_SCHEMAS, type CompanyRecord, type EventRecord, type PersonRecord, type RecordKind } from './records';
-
-export interface IngestError {
-  /** 1-based line of the NDJSON body, or index + 1 in a JSON array. */
-  line: number;
-  message: string;
-}
-
-export interface IngestResult {
-  /** New records stored. */
-  accepted: number;
-  /** Valid records whose id was already stored (or came earlier in the same input): left as they were. */
-  duplicates: number;
-  rejected: number;
-  /** Sorted by line; at most MAX_LISTED_ERRORS of them, `rejected` stays the full count. */
-  errors: IngestError[];
-}
+import { nameKeyOf } from '../../catalogue/identifiers';
+import type { IngestError, IngestResult } from '../../providers/data/data-provider';
+import {
+  RECORD_SCHEMAS,
+  type CompanyRecord,
+  type EventRecord,
+  type PersonRecord,
+  type RecordKind,
+} from '../../providers/data/records';
 
 /** One statement per this many rows: big enough to amortise round trips, small enough for parameter arrays. */
 const BATCH_SIZE = 1000;

@@ -1,5 +1,6 @@
 import { countryName } from '../../catalogue/locations';
 import { signalType } from '../../signal-types/registry';
+import type { CompanyColumns, ContactColumns } from '../../providers/enrichment/enrichment-provider';
 import type { Candidate } from './candidate';
 
 export interface LeadSignalInfo {
@@ -39,39 +40,9 @@ function contactBlock(leadId: string, createdAt: Date, signal: LeadSignalInfo, c
   };
 }
 
-/** The person columns the contact block reads: a lead's candidate row, or an enrichment match. */
-export type ContactColumns = Pick<
-  Candidate,
-  | 'first_name'
-  | 'last_name'
-  | 'title'
-  | 'persona'
-  | 'person_linkedin_url'
-  | 'sales_navigator_url'
-  | 'phone'
-  | 'location'
-  | 'city'
-  | 'country_code'
->;
-
-/** The company columns the company block reads. */
-export type CompanyColumns = Pick<
-  Candidate,
-  | 'company_name'
-  | 'company_domain'
-  | 'company_linkedin_url'
-  | 'industry'
-  | 'employee_count'
-  | 'size_band'
-  | 'hq_country_code'
-  | 'hq_city'
-  | 'description'
-  | 'company_type'
-  | 'founded_year'
-  | 'tech_stack'
-  | 'homepage_title'
-  | 'meta_description'
->;
+// The columns the contact and company blocks read are what an enrichment provider answers too:
+// defined once, with that provider's interface.
+export type { CompanyColumns, ContactColumns };
 
 /**
  * The contact block without the lead's own id and time, shared with enrichment answers and

@@ -4,7 +4,8 @@ import { AppError, conflict, fieldProblemsOf, notFound, validationError } from '
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import { validateLocations } from '../../catalogue/locations';
-import type { Caller } from '../api-keys';
+import type { ApiKeys, Caller } from '../api-keys';
+import type { Credits } from '../credits';
 import type { CrmConnections } from '../crm/connections';
 import { CRM_PROVIDERS } from '../crm/connections';
 import { assertWebhookTarget } from '../webhook-targets';
@@ -45,23 +46,28 @@ export interface SignalListFilter {
   offset: number;
 }
 
+/** What Signals uses of the rest of the service, each as narrow as its use. */
+export interface SignalCollaborators {
+  config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>;
+  clock: Clock;
+  watchlists: Pick<Watchlists, 'import' | 'count'>;
+  crmConnections: Pick<CrmConnections, 'resolveDestination'>;
+  integrations: Pick<Integrations, 'resolveSequencerDestination'>;
+  /** The balance an activation needs, read inside its transaction. */
+  credits: Pick<Credits, 'balanceIn'>;
+  /** Told after PostgreSQL changed. */
+  lifecycle: SignalLifecycle;
+  /** An assistant's signal is signed with the account's newest live key. */
+  apiKeys: Pick<ApiKeys, 'newestLive'>;
+}
+
 const INVALID_LOCATION_HINT = 'Check names first with GET /api/v1/enrichment/validate-location';
 
 /** Signals as resources: every REST call and tool on signals goes through here. */
 export class Signals {
   constructor(
     private readonly db: DataSource,
-    private readonly deps: {
-      config: Config;
-      clock: Clock;
-      watchlists: Watchlists;
-      crmConnections: CrmConnections;
-      integrations: Pick<Integrations, 'resolveSequencerDestination'>;
-      balance: (accountId: string, tx: EntityManager) => Promise<number>;
-      lifecycle: () => SignalLifecycle;
-      /** The account's newest live API key (ApiKeys.newestLive). */
-      newestLiveKey: (accountId: string) => Promise<string | null>;
-    },
+    private readonly deps: SignalCollaborators,
   ) {}
 
   /**
@@ -70,7 +76,7 @@ export class Signals {
    */
   private async signingKeyOf(caller: Caller): Promise<string> {
     if (!caller.assistant) return caller.keyId;
-    const keyId = await this.deps.newestLiveKey(caller.accountId);
+    const keyId = await this.deps.apiKeys.newestLive(caller.accountId);
     if (!keyId)
       throw conflict(
         'API_KEY_REQUIRED',
@@ -105,11 +111,11 @@ export class Signals {
         : undefined;
       if (input.status === 'active') {
         const watched = type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
-        assertActivatable(signal, watched, await this.deps.balance(caller.accountId, tx));
+        assertActivatable(signal, watched, await this.deps.credits.balanceIn(tx, caller.accountId));
       }
       return { signal, imported };
     });
-    if (signal.status !== 'draft') await this.deps.lifecycle().statusChanged(signal, null);
+    if (signal.status !== 'draft') await this.deps.lifecycle.statusChanged(signal, null);
     return signalResource(signal, this.deps.clock, imported);
   }
 
@@ -196,15 +202,14 @@ export class Signals {
         assertActivatable(
           { signalTypeId: locked.signalTypeId, config },
           watched,
-          await this.deps.balance(caller.accountId, tx),
+          await this.deps.credits.balanceIn(tx, caller.accountId),
         );
       }
       const signal = await tx.getRepository(Signal).save(tx.getRepository(Signal).merge(locked, next));
       return { signal, imported, previous };
     });
-    const lifecycle = this.deps.lifecycle();
-    if (signal.status !== previous) await lifecycle.statusChanged(signal, previous);
-    else if (signal.status !== 'draft') await lifecycle.configChanged(signal);
+    if (signal.status !== previous) await this.deps.lifecycle.statusChanged(signal, previous);
+    else if (signal.status !== 'draft') await this.deps.lifecycle.configChanged(signal);
     return signalResource(signal, this.deps.clock, imported);
   }
 
@@ -215,7 +220,7 @@ export class Signals {
   async delete(accountId: string, signalId: string): Promise<void> {
     const signal = await this.requireOwned(accountId, signalId);
     await this.db.getRepository(Signal).update({ id: signalId }, { deletedAt: new Date() });
-    await this.deps.lifecycle().deleted({ ...signal, deletedAt: new Date() });
+    await this.deps.lifecycle.deleted({ ...signal, deletedAt: new Date() });
   }
 
   /**

@@ -24,7 +24,7 @@ import {
   type SignalWorkflowState,
 } from '../../temporal/contract';
 import type { SignalLifecycle } from './lifecycle';
-import { cancelPendingDeliveries } from '../deliveries/deliveries';
+import { cancelPendingDeliveries } from './delivery-cancellation';
 
 /** How long a read waits for the signal workflow's own answer before answering from PostgreSQL alone. */
 const LIVE_STATE_TIMEOUT_MS = 1_500;

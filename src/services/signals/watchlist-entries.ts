@@ -1,4 +1,4 @@
-import { parse as parseDomain } from 'tldts';
+import { canonicalNetworkUrl, nameKeyOf, registrableDomain } from '../../catalogue/identifiers';
 import type { CompanyEntry } from './config';
 
 export interface WatchlistEntry {
@@ -9,48 +9,6 @@ export interface WatchlistEntry {
   nameKey: string | null;
   /** The strongest identifier: two entries with the same identity are the same company. */
   identity: string;
-}
-
-export const nameKeyOf = (name: string) => name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
-
-const PROFESSIONAL_NETWORK = /^(?:[a-z]{2,3}\.)?linkedin\.com$/;
-
-/**
- * A professional-network URL in canonical form: company pages and personal profiles are
- * usable; anything else on that network (jobs, posts, schools) is not.
- */
-export function canonicalNetworkUrl(raw: string): { kind: 'company' | 'person'; url: string } | 'unusable' | undefined {
-  let url: URL;
-  try {
-    url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `https://${raw}`);
-  } catch {
-    return undefined;
-  }
-  const host = url.hostname.toLowerCase().replace(/^www\./, '');
-  if (!PROFESSIONAL_NETWORK.test(host)) return undefined;
-  const match = /^\/(company|in)\/([^/?#]+)/i.exec(url.pathname);
-  if (!match) return 'unusable';
-  const slug = decodeURIComponent(match[2]).toLowerCase();
-  const section = match[1].toLowerCase();
-  return {
-    kind: section === 'in' ? 'person' : 'company',
-    url: `https://www.linkedin.com/${section}/${encodeURIComponent(slug)}`,
-  };
-}
-
-/**
- * The registrable domain (public-suffix aware) of a domain or website text, if it is one.
- * Suffixes of the list's private section count too: a store at `acme.myshopify.com` is the
- * company `acme.myshopify.com`, not the hosting platform `myshopify.com`.
- */
-export function registrableDomain(raw: string): string | undefined {
-  const text = raw.trim().toLowerCase();
-  if (!text || /\s/.test(text)) return undefined;
-  const parsed = parseDomain(text, { allowPrivateDomains: true });
-  if (parsed.domain) return parsed.domain;
-  // The platform's own domain (`myshopify.com`) is a private suffix itself: the platform's company.
-  const icann = parseDomain(text);
-  return icann.domain && icann.isIcann ? icann.domain : undefined;
 }
 
 /**

@@ -28,7 +28,7 @@ import {
   WATCHLIST_EVENT_KEYS,
   WATCHLIST_SIGNAL_FIELDS,
 } from '../../catalogue/watchlist-events';
-import { canonicalNetworkUrl, registrableDomain } from '../signals/watchlist-entries';
+import { canonicalNetworkUrl, registrableDomain } from '../../catalogue/identifiers';
 
 export const EVENT_TYPES = ['job_change', ...WATCHLIST_EVENT_KEYS] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
