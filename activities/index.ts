@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context, heartbeat, sleep } from '@temporalio/activity';
 import { Services } from '../src/services';
-import type { DeliveryRetrySettings, ReplayCursor } from '../src/temporal/contract';
+import type { DeliveryRetrySettings, RecordHandOff, ReplayCursor } from '../src/temporal/contract';
 import type { Backoff } from '../src/services/deliveries/backoff';
 import { enrichmentActivities } from './enrichment';
 
@@ -22,12 +22,11 @@ export function createActivities(services: Services) {
     /**
      * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
      * counters), with the delivery settings of this process for the lead workflows it starts.
+     * `evaluationDueAt`: set on the first batch of an evaluation its schedule began (how late it began).
      */
-    async produceLeads(signalId: string, handOff: { started: string[]; evaluationDueAt?: number }) {
-      // Set on the first batch of an evaluation its schedule started: how late it began.
-      if (handOff.evaluationDueAt !== undefined)
-        services.metrics.evaluationStarted(Date.now() - handOff.evaluationDueAt);
-      const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId, handOff));
+    async produceLeads(signalId: string, evaluationDueAt: number | null) {
+      if (evaluationDueAt !== null) services.metrics.evaluationStarted(Date.now() - evaluationDueAt);
+      const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId));
       services.metrics.leadsProduced(batch.produced);
       if (batch.produced > 0) {
         services.logger.info(
@@ -43,10 +42,8 @@ export function createActivities(services: Services) {
       };
       return { ...batch, retry };
     },
-    /** The leads an evaluation started last, recorded as handed off when it ends. */
-    async recordLeadsHandedOff(leadIds: string[]): Promise<void> {
-      await services.leadProduction.recordHandedOff(leadIds);
-    },
+    /** The hand-off of a batch whose lead workflows the signal workflow started (at least once: see the contract). */
+    recordHandOff: (async (leadIds) => services.leadProduction.recordHandOff(leadIds)) satisfies RecordHandOff,
     /** The lead's paid extra: its email, charged where its type prices it (once, idempotent). */
     async findEmail(leadId: string) {
       return services.leads.findEmail(leadId);

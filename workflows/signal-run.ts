@@ -1,124 +1,134 @@
-import { condition } from '@temporalio/workflow';
+import { condition, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import { nextEvaluationSlot } from './evaluation-slots';
-import type {
-  SignalWorkflowCarried,
-  SignalWorkflowInput,
-  SignalWorkflowState,
-  SignalWorkflowStatus,
+import {
+  LEADS_PER_SIGNAL_RUN,
+  SignalStatusKey,
+  type EvaluationDue,
+  type SignalRunPhase,
+  type SignalWorkflowCarried,
+  type SignalWorkflowInput,
+  type SignalWorkflowState,
+  type SignalWorkflowStatus,
 } from '../src/temporal/contract';
 
-/** The orchestration state of one signal workflow run: what it is doing, and what it carries to the next run. */
+const HISTORY_EVENTS_PER_RUN = 10_000;
+
+/**
+ * The state of one signal workflow run: its phase, the evaluation due, its counters, and what
+ * it carries to the next run. Messages change it; the workflow's loop reads it.
+ */
 export class SignalRun {
-  paused: boolean;
-  deleted = false;
-  /** An evaluation is due: the first activation, a resume, a message, or the interval passed. */
-  woken: boolean;
-  private evaluating = false;
+  phase: SignalRunPhase;
+  /** The evaluation to begin next, and why; null while none is due. */
+  due: EvaluationDue | null;
+  /** Lead workflows this run started: a run that started any moves on to a new one. */
+  leadsStartedThisRun = 0;
+  private readonly leadsPerRun: number;
   private evaluations: number;
   private started: number;
-  private startedThisEvaluation = 0;
+  private startedThisEvaluation: number;
   private lastEvaluatedAt: string | null;
-  private scheduledDueAt: number | null = null;
   private status: SignalWorkflowStatus;
-  private unacknowledged: string[];
   private nextEvaluationAt: number | null = null;
-  /** This run goes on with an evaluation the previous run cut short. */
-  private continuing: boolean;
 
   constructor(private readonly input: SignalWorkflowInput) {
     const carried = input.carried;
-    this.paused = carried?.paused ?? false;
+    this.leadsPerRun = input.leadsPerRun ?? LEADS_PER_SIGNAL_RUN;
+    // A first run evaluates at once; a continued one when a message or a cut-short evaluation waits.
+    this.phase = carried?.phase ?? 'waiting';
+    this.due = carried ? carried.due : { by: 'activation' };
     this.evaluations = carried?.evaluations ?? 0;
     this.started = carried?.leadsStarted ?? 0;
-    this.lastEvaluatedAt = carried?.lastEvaluatedAt ?? null;
-    this.unacknowledged = carried?.unacknowledged ?? [];
     this.startedThisEvaluation = carried?.leadsStartedThisEvaluation ?? 0;
+    this.lastEvaluatedAt = carried?.lastEvaluatedAt ?? null;
     this.status = carried?.status ?? 'active';
-    // A first run evaluates at once; a continued one only when its evaluation was cut short.
-    this.woken = carried ? carried.woken || carried.evaluationUnfinished : true;
-    this.continuing = carried?.evaluationUnfinished ?? false;
-    this.evaluating = this.continuing;
   }
 
   pause(): void {
-    this.paused = true;
+    if (this.phase === 'waiting') this.phase = 'paused';
+    else if (this.phase === 'evaluating') this.phase = 'pausing';
+    this.showStatus('paused');
   }
 
   resume(): void {
-    this.paused = false;
-    this.woken = true;
+    if (this.phase === 'paused') this.phase = 'waiting';
+    else if (this.phase === 'pausing') this.phase = 'evaluating';
+    this.wake();
+    this.showStatus('active');
   }
 
+  /** A message asks for an evaluation; one already due keeps its reason. */
   wake(): void {
-    this.woken = true;
+    this.due ??= { by: 'message' };
   }
 
   delete(): void {
-    this.deleted = true;
+    this.phase = 'deleted';
   }
 
-  /** When the evaluation about to start was due, if its schedule (not a message) started it; asked once. */
-  takeScheduledDueAt(): number | undefined {
-    const dueAt = this.scheduledDueAt ?? undefined;
-    this.scheduledDueAt = null;
-    return dueAt;
+  get deleted(): boolean {
+    return this.phase === 'deleted';
   }
 
-  evaluationStarted(): void {
+  /** Begins the due evaluation; answers when its slot was if its schedule (not a message) began it, else null. */
+  evaluationStarted(): number | null {
+    const due = this.due;
+    this.due = null;
     // An evaluation the previous run cut short goes on, and so does its count.
-    if (!this.continuing) this.startedThisEvaluation = 0;
-    this.continuing = false;
-    this.woken = false;
-    this.evaluating = true;
+    if (due?.by !== 'continuation') this.startedThisEvaluation = 0;
+    if (this.phase === 'waiting') this.phase = 'evaluating';
+    else if (this.phase === 'paused') this.phase = 'pausing';
+    return due?.by === 'schedule' ? due.slotAt : null;
   }
 
   evaluationFinished(): void {
-    this.evaluating = false;
+    if (this.phase === 'evaluating') this.phase = 'waiting';
+    else if (this.phase === 'pausing') this.phase = 'paused';
     this.evaluations++;
     this.lastEvaluatedAt = new Date().toISOString();
   }
 
   /** Continuing as new half-way: the next run goes on with this evaluation at once. */
   evaluationInterrupted(): void {
-    this.woken = true;
-    this.continuing = true;
+    this.due = { by: 'continuation' };
   }
 
-  leadsStarted(leadIds: string[]): void {
-    this.started += leadIds.length;
-    this.startedThisEvaluation += leadIds.length;
-    this.unacknowledged.push(...leadIds);
+  leadsStarted(count: number): void {
+    this.started += count;
+    this.startedThisEvaluation += count;
+    this.leadsStartedThisRun += count;
   }
 
-  /** Started leads not yet recorded as handed off; the next production call records them. */
-  takeUnacknowledged(): string[] {
-    const ids = this.unacknowledged;
-    this.unacknowledged = [];
-    return ids;
+  /** Before the history grows long, or once the run started its share of lead workflows. */
+  mustContinueAsNew(): boolean {
+    return (
+      workflowInfo().continueAsNewSuggested ||
+      this.leadsStartedThisRun >= this.leadsPerRun ||
+      workflowInfo().historyLength > HISTORY_EVENTS_PER_RUN
+    );
   }
 
-  /** True when the status differs from the one shown, which it now becomes. */
-  statusChanged(status: SignalWorkflowStatus): boolean {
-    if (status === this.status) return false;
+  /** Keeps the SignalStatus search attribute true, written only when it changes. */
+  showStatus(status: SignalWorkflowStatus): void {
+    if (status === this.status) return;
     this.status = status;
-    return true;
+    upsertSearchAttributes([{ key: SignalStatusKey, value: status }]);
   }
 
-  /** Paused: until a message. Active: until a message or the signal's next slot (evaluation-slots.ts). */
+  /** Paused: until a message. Otherwise until a message or the signal's next slot (evaluation-slots.ts). */
   async waitForWork(): Promise<void> {
-    const due = () => this.woken || this.deleted;
-    if (this.paused) {
+    const woken = () => this.due !== null || this.deleted;
+    if (this.phase === 'paused') {
       this.nextEvaluationAt = null;
-      await condition(due);
+      await condition(woken);
       return;
     }
     const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : Date.now();
-    this.nextEvaluationAt = nextEvaluationSlot(this.input.signalId, this.input.evaluationIntervalMs, since);
-    const waitMs = this.nextEvaluationAt - Date.now();
-    if (waitMs <= 0 || !(await condition(due, waitMs))) {
-      this.woken = true;
-      this.scheduledDueAt = this.nextEvaluationAt;
-    }
+    const slotAt = nextEvaluationSlot(this.input.signalId, this.input.evaluationIntervalMs, since);
+    this.nextEvaluationAt = slotAt;
+    const waitMs = slotAt - Date.now();
+    // A pause meanwhile does not end the wait: the slot's evaluation finds the signal paused.
+    if (waitMs <= 0 || !(await condition(woken, waitMs))) this.due = { by: 'schedule', slotAt };
     this.nextEvaluationAt = null;
   }
 
@@ -126,7 +136,7 @@ export class SignalRun {
     return {
       signalId: this.input.signalId,
       status: this.status,
-      evaluating: this.evaluating,
+      evaluating: this.phase === 'evaluating' || this.phase === 'pausing',
       evaluations: this.evaluations,
       leadsStarted: this.started,
       leadsStartedThisEvaluation: this.startedThisEvaluation,
@@ -140,11 +150,9 @@ export class SignalRun {
       evaluations: this.evaluations,
       leadsStarted: this.started,
       lastEvaluatedAt: this.lastEvaluatedAt,
-      paused: this.paused,
+      phase: this.phase,
+      due: this.due,
       status: this.status,
-      unacknowledged: this.unacknowledged,
-      evaluationUnfinished: this.continuing,
-      woken: this.woken,
       leadsStartedThisEvaluation: this.startedThisEvaluation,
     };
   }

@@ -5,10 +5,9 @@ import {
   condition,
   continueAsNew,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   startChild,
-  upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 import {
@@ -16,142 +15,130 @@ import {
   LeadIdKey,
   RoutesKey,
   SignalIdKey,
-  SignalStatusKey,
   SignalTypeKey,
-  configChangedSignal,
-  deleteSignal,
-  evaluateNowSignal,
   leadWorkflowId,
-  pauseSignal,
-  resumeSignal,
-  signalStateQuery,
-  LEADS_PER_SIGNAL_RUN,
+  signalWorkflowMessages,
+  signalWorkflowStateQuery,
   type DeliveryRetrySettings,
   type ProducedLead,
   type SignalWorkflowInput,
-  type SignalWorkflowStatus,
 } from '../src/temporal/contract';
 import { leadWorkflow } from './lead';
 import { SignalRun } from './signal-run';
 
-const { produceLeads, recordLeadsHandedOff } = proxyActivities<Activities>({
+const { produceLeads } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // The activity heartbeats every second: a batch of a worker that died is retried by another
   // worker within seconds, not after the start-to-close timeout.
   heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
 });
-
-const HISTORY_EVENTS_PER_RUN = 10_000;
+// Local: made in the workflow task that sees the starts, with no round trip through the server.
+const { recordHandOff } = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds' },
+});
 
 /**
  * `signal:{signalId}`, from the signal's first activation until its deletion. Waits for its
- * interval or a message; evaluates by producing leads a batch per PostgreSQL transaction (each
- * lead billed with its row), and starts a `lead:{leadId}` workflow for every produced lead,
- * a batch per workflow task, abandoned so that a lead retried for a day never keeps this run
- * open. Continues as new before the history grows long (the sliding window), carrying what it
+ * next slot or a message; evaluates by producing leads a batch per PostgreSQL transaction (each
+ * lead billed with its row), and hands each batch off: a `lead:{leadId}` workflow started per
+ * lead, in one workflow task, abandoned so that a lead retried for a day never keeps this run
+ * open. Continues as new once it started leads or its history grows long, carrying what it
  * must; keeps the SignalStatus search attribute true.
  */
 export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> {
   const run = new SignalRun(input);
-  const leadsPerRun = input.leadsPerRun ?? LEADS_PER_SIGNAL_RUN;
-  let leadsThisRun = 0;
 
-  setHandler(pauseSignal, () => {
-    run.pause();
-    showStatus('paused');
-  });
-  setHandler(resumeSignal, () => {
-    run.resume();
-    showStatus('active');
-  });
-  setHandler(configChangedSignal, () => run.wake());
-  setHandler(evaluateNowSignal, () => run.wake());
-  setHandler(deleteSignal, () => run.delete());
-  setHandler(signalStateQuery, () => run.state());
+  setHandler(signalWorkflowMessages.pause, () => run.pause());
+  setHandler(signalWorkflowMessages.resume, () => run.resume());
+  setHandler(signalWorkflowMessages.configChanged, () => run.wake());
+  setHandler(signalWorkflowMessages.evaluateNow, () => run.wake());
+  setHandler(signalWorkflowMessages.delete, () => run.delete());
+  setHandler(signalWorkflowStateQuery, () => run.state());
 
-  const mustContinueAsNew = () =>
-    workflowInfo().continueAsNewSuggested ||
-    leadsThisRun >= leadsPerRun ||
-    workflowInfo().historyLength > HISTORY_EVENTS_PER_RUN;
-
-  for (;;) {
+  // Evaluate when an evaluation is due; move on to a new run once this one started leads (their
+  // completions then find no open parent to wake) or grew long; wait for the next slot or message.
+  while (!run.deleted) {
+    if (run.due) await evaluate(run, input);
     if (run.deleted) return;
-    if (run.woken) await evaluate();
-    if (run.deleted) return;
-    // A run that started leads moves on: their completions then find no open parent to wake.
-    if (leadsThisRun > 0 || mustContinueAsNew()) {
+    if (run.leadsStartedThisRun > 0 || run.mustContinueAsNew()) {
       await condition(allHandlersFinished);
       await continueAsNew<typeof signalWorkflow>({ ...input, carried: run.carried() });
     }
     await run.waitForWork();
   }
+}
 
-  /** Batches until the candidates, the day's cap or the credits run out (or the signal stops). */
-  async function evaluate(): Promise<void> {
-    run.evaluationStarted();
-    let evaluationDueAt = run.takeScheduledDueAt();
-    for (;;) {
-      const handOff = {
-        started: run.takeUnacknowledged(),
-        ...(evaluationDueAt === undefined ? {} : { evaluationDueAt }),
-      };
-      evaluationDueAt = undefined;
-      const batch = await produceLeads(input.signalId, handOff);
-      if (batch.state === 'deleted') return run.delete();
-      showStatus(
-        batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused',
-      );
-      await startLeads(batch.leads, batch.retry);
-      if (!batch.more || run.deleted || run.paused) break;
-      if (mustContinueAsNew()) return run.evaluationInterrupted();
+/**
+ * Batches until the candidates, the day's cap or the credits run out, or the signal is paused
+ * or deleted; a run that must move on half-way leaves the rest to the next run.
+ */
+async function evaluate(run: SignalRun, input: SignalWorkflowInput): Promise<void> {
+  let slotAt = run.evaluationStarted();
+  for (;;) {
+    const batch = await produceLeads(input.signalId, slotAt);
+    slotAt = null;
+    if (batch.state === 'deleted') {
+      run.delete();
+      return;
     }
-    // The last batch's leads: recorded now, not at the next evaluation's first production call.
-    const started = run.takeUnacknowledged();
-    if (started.length > 0) await recordLeadsHandedOff(started);
-    run.evaluationFinished();
-  }
-
-  /** One workflow task starts the whole batch; only the starts are awaited (ABANDON). */
-  async function startLeads(leads: ProducedLead[], retry: DeliveryRetrySettings): Promise<void> {
-    await Promise.all(leads.map((lead) => startLead(lead, retry)));
-    run.leadsStarted(leads.map((lead) => lead.leadId));
-    leadsThisRun += leads.length;
-  }
-
-  async function startLead(lead: ProducedLead, retry: DeliveryRetrySettings): Promise<void> {
-    try {
-      await startChild(leadWorkflow, {
-        workflowId: leadWorkflowId(lead.leadId),
-        taskQueue: input.leadTaskQueue,
-        args: [
-          {
-            leadId: lead.leadId,
-            signalId: input.signalId,
-            emailPending: lead.emailPending,
-            deliveries: lead.deliveries,
-            retry,
-          },
-        ],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        // A lead is handed over once: a retried start after a crash must not run a finished lead again.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-        typedSearchAttributes: [
-          { key: SignalIdKey, value: input.signalId },
-          { key: AccountIdKey, value: input.accountId },
-          { key: SignalTypeKey, value: input.signalTypeId },
-          { key: LeadIdKey, value: lead.leadId },
-          { key: RoutesKey, value: lead.routes },
-        ],
-        staticSummary: lead.summary,
-      });
-    } catch (err) {
-      if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+    run.showStatus(
+      batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused',
+    );
+    await handOff(run, input, batch.leads, batch.retry);
+    if (!batch.more || run.phase !== 'evaluating') break;
+    if (run.mustContinueAsNew()) {
+      run.evaluationInterrupted();
+      return;
     }
   }
+  run.evaluationFinished();
+}
 
-  function showStatus(status: SignalWorkflowStatus): void {
-    if (!run.statusChanged(status)) return;
-    upsertSearchAttributes([{ key: SignalStatusKey, value: status }]);
+/**
+ * Hands a batch off: one workflow task starts every lead's workflow (only the starts are
+ * awaited: ABANDON), then the batch is recorded as handed off (`RecordHandOff` in the contract).
+ */
+async function handOff(
+  run: SignalRun,
+  input: SignalWorkflowInput,
+  leads: ProducedLead[],
+  retry: DeliveryRetrySettings,
+): Promise<void> {
+  if (leads.length === 0) return;
+  await Promise.all(leads.map((lead) => startLead(input, lead, retry)));
+  run.leadsStarted(leads.length);
+  await recordHandOff(leads.map((lead) => lead.leadId));
+}
+
+async function startLead(input: SignalWorkflowInput, lead: ProducedLead, retry: DeliveryRetrySettings): Promise<void> {
+  try {
+    await startChild(leadWorkflow, {
+      workflowId: leadWorkflowId(lead.leadId),
+      taskQueue: input.leadTaskQueue,
+      args: [
+        {
+          leadId: lead.leadId,
+          signalId: input.signalId,
+          emailPending: lead.emailPending,
+          deliveries: lead.deliveries,
+          retry,
+        },
+      ],
+      parentClosePolicy: ParentClosePolicy.ABANDON,
+      // A lead's workflow runs once: a retried start after a crash must not run a finished lead again.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      typedSearchAttributes: [
+        { key: SignalIdKey, value: input.signalId },
+        { key: AccountIdKey, value: input.accountId },
+        { key: SignalTypeKey, value: input.signalTypeId },
+        { key: LeadIdKey, value: lead.leadId },
+        { key: RoutesKey, value: lead.routes },
+      ],
+      staticSummary: lead.summary,
+    });
+  } catch (err) {
+    if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
   }
 }

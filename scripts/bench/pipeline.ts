@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client as PgClient } from 'pg';
 import {
   signalWorkflowId,
-  signalStateQuery as stateQuery,
+  signalWorkflowStateQuery as stateQuery,
   type SignalWorkflowState,
 } from '../../src/temporal/contract';
 import type { CeilingRun, CeilingWorker } from './ceiling';

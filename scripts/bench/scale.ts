@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   signalWorkflowId,
-  signalStateQuery as stateQuery,
+  signalWorkflowStateQuery as stateQuery,
   type SignalWorkflowState,
 } from '../../src/temporal/contract';
 import { call, createAccount, eachWithin, expectStatus } from './http';

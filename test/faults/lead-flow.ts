@@ -177,8 +177,8 @@ export async function waitForEveryLeadDelivered(
   return waitForProgress(
     flow,
     `all ${flow.leads} leads delivered`,
-    // Handed off too: the signal workflow records its last batch when its evaluation ends, which
-    // may come after those leads' deliveries.
+    // Handed off too: the signal workflow records a batch's hand-off after its starts, which may
+    // come after those leads' deliveries (a killed worker's workflow task waits out its time-out).
     (p) =>
       p.produced >= flow.leads &&
       p.delivered >= flow.leads &&

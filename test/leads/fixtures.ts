@@ -1,4 +1,4 @@
-import { signalStateQuery, signalWorkflowId, type SignalWorkflowState } from '../../src/temporal/contract';
+import { signalWorkflowId, signalWorkflowStateQuery, type SignalWorkflowState } from '../../src/temporal/contract';
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
@@ -322,7 +322,7 @@ export type WorkflowState = SignalWorkflowState;
 /** What the signal's workflow reports about itself; null before it exists. */
 export async function workflowState(stack: Stack, signalId: string): Promise<WorkflowState | null> {
   try {
-    return await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).query(signalStateQuery);
+    return await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).query(signalWorkflowStateQuery);
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return null;
     throw err;

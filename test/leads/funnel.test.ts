@@ -31,15 +31,14 @@ const jobChangesConfig = {
 
 /**
  * One evaluation as the signal workflow runs it: batches until none is left, each batch's leads
- * acknowledged as started by the next call (no worker starts lead workflows here).
+ * recorded as handed off after it (no worker starts lead workflows here).
  */
 async function evaluate(signalId: string): Promise<{ produced: number; deferredBy?: string }> {
   let produced = 0;
-  let started: string[] = [];
   for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(signalId, { started });
+    const batch = await stack.services.leadProduction.produceBatch(signalId);
     produced += batch.produced;
-    started = batch.leads.map((lead) => lead.leadId);
+    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
     if (!batch.more && batch.leads.length === 0) return { produced, deferredBy: batch.deferredBy };
   }
 }

@@ -40,7 +40,7 @@ const isAddressRefusal = (err: Error) => /is not allowed\. Because/.test(err.mes
  * inward either.
  */
 export class WebhookSender {
-  // Keep-alive: a batch's hand-off sends its leads to one receiver back to back, and a new TCP
+  // Keep-alive: a batch's leads are delivered to one receiver back to back, and a new TCP
   // (and TLS) connection per lead would cost more than the send. Idle sockets close within a
   // few seconds, before a receiver's usual keep-alive time-out (Node's is 5 s). The guarded
   // agent checks the address when a socket is made, so a reused one was checked already.

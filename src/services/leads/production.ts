@@ -15,8 +15,9 @@ import { LEADS_PER_BATCH, type LeadDelivery, type ProducedLead } from '../../tem
 export interface ProductionBatch {
   state: SignalStatus | 'deleted';
   /**
-   * Leads produced whose workflow is not known to be started, oldest first: this batch's, and
-   * any an earlier try produced but never reported (a crash between commit and answer).
+   * Leads produced but not yet handed off, oldest first: this batch's, and any an earlier try
+   * produced but never reported (a crash between commit and answer) or whose hand-off is not
+   * yet recorded.
    */
   leads: ProducedLead[];
   produced: number;
@@ -40,16 +41,7 @@ export class LeadProduction {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * `started`: leads whose workflows the signal workflow has started since its last call, now
-   * recorded as handed off so they are not answered again.
-   */
-  async produceBatch(
-    signalId: string,
-    handOff: { started?: string[] } = {},
-    batchSize = LEADS_PER_BATCH,
-  ): Promise<ProductionBatch> {
-    if (handOff.started?.length) await this.recordHandedOff(handOff.started);
+  async produceBatch(signalId: string, batchSize = LEADS_PER_BATCH): Promise<ProductionBatch> {
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
     if (!signal || signal.deletedAt) return { state: 'deleted', leads: [], produced: 0, more: false };
     const pending = () => this.pendingLeads(signal);
@@ -238,8 +230,8 @@ export class LeadProduction {
     });
   }
 
-  /** Leads whose workflows were started: production answers them no more. Idempotent. */
-  async recordHandedOff(leadIds: string[]): Promise<void> {
+  /** The hand-off: these leads' workflows were started, so production answers them no more. Idempotent. */
+  async recordHandOff(leadIds: string[]): Promise<void> {
     if (leadIds.length === 0) return;
     await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [
       leadIds,

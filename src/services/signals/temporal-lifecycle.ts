@@ -10,15 +10,11 @@ import {
   SignalIdKey,
   SignalStatusKey,
   SignalTypeKey,
-  configChangedSignal,
-  deleteSignal,
   deliveryTaskQueue,
-  evaluateNowSignal,
   leadWorkflowId,
-  pauseSignal,
-  resumeSignal,
-  signalStateQuery,
   signalWorkflowId,
+  signalWorkflowMessages,
+  signalWorkflowStateQuery,
   signalWorkflowType,
   type SignalWorkflowInput,
   type SignalWorkflowState,
@@ -99,7 +95,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     const timedOut = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), LIVE_STATE_TIMEOUT_MS)));
     const asked = this.temporal.workflow
       .getHandle(signalWorkflowId(signalId))
-      .query(signalStateQuery)
+      .query(signalWorkflowStateQuery)
       .catch(() => null);
     try {
       return await Promise.race([asked, timedOut]);
@@ -116,7 +112,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
       throw conflict('SIGNAL_NOT_ACTIVE', `The signal is ${signal.status}; only active signals evaluate`);
     if (!this.temporal)
       throw new AppError(503, 'TEMPORAL_UNAVAILABLE', 'Workflows are not reachable from this process');
-    await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, evaluateNowSignal));
+    await this.temporal.workflow.signalWithStart(
+      signalWorkflowType,
+      this.startOptions(signal, signalWorkflowMessages.evaluateNow),
+    );
   }
 
   /**
@@ -145,7 +144,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     try {
       await this.temporal.workflow.signalWithStart(
         signalWorkflowType,
-        this.startOptions(signal, message === 'resume' ? resumeSignal : configChangedSignal),
+        this.startOptions(signal, signalWorkflowMessages[message]),
       );
     } catch (err) {
       this.logger.warn({ err, signalId: signal.id }, 'could not reach the signal workflow; the worker reconciles it');
@@ -172,9 +171,8 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
 
   private async tell(signalId: string, message: 'pause' | 'configChanged' | 'delete'): Promise<void> {
     if (!this.temporal) return;
-    const definition = { pause: pauseSignal, configChanged: configChangedSignal, delete: deleteSignal }[message];
     try {
-      await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(definition);
+      await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages[message]);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return;
       this.logger.warn(

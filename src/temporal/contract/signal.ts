@@ -30,19 +30,26 @@ export interface SignalWorkflowCarried {
   evaluations: number;
   leadsStarted: number;
   lastEvaluatedAt: string | null;
-  paused: boolean;
+  /** `evaluating` when the previous run cut its evaluation short: the new run goes on with it. */
+  phase: SignalRunPhase;
+  /** An evaluation not yet begun (a message, or the cut-short one): the new run evaluates at once. */
+  due: EvaluationDue | null;
   /** As the SignalStatus search attribute shows it (carried over with the attributes). */
   status: SignalWorkflowStatus;
-  /** Lead workflows started but not yet acknowledged to PostgreSQL (`leads.handed_off_at`). */
-  unacknowledged: string[];
-  /** An evaluation that continued as new half-way goes on at once in the new run. */
-  evaluationUnfinished: boolean;
-  /** A message (resume, evaluate now, config changed) not yet acted on: the new run evaluates at once. */
-  woken: boolean;
   leadsStartedThisEvaluation: number;
 }
 
-/** What the workflow alone knows, answered by {@link signalStateQuery}. */
+/**
+ * What a signal workflow run is doing. `pausing`: paused while evaluating, it stops after the
+ * batch under way. A paused run still evaluates at a slot it was already waiting for (the
+ * evaluation re-reads the signal in PostgreSQL), then waits for a message only.
+ */
+export type SignalRunPhase = 'waiting' | 'evaluating' | 'pausing' | 'paused' | 'deleted';
+
+/** Why an evaluation is due: its first activation, a message, its schedule's slot, or the previous run cut it short. */
+export type EvaluationDue = { by: 'activation' | 'message' | 'continuation' } | { by: 'schedule'; slotAt: number };
+
+/** What the workflow alone knows, answered by {@link signalWorkflowStateQuery}. */
 export interface SignalWorkflowState {
   signalId: string;
   /** `active`, `paused` or `credits_exhausted`, as the SignalStatus search attribute says. */
@@ -60,9 +67,27 @@ export interface SignalWorkflowState {
 
 export type SignalWorkflowStatus = 'active' | 'paused' | 'credits_exhausted';
 
-export const pauseSignal = defineSignal('pause');
-export const resumeSignal = defineSignal('resume');
-export const configChangedSignal = defineSignal('configChanged');
-export const evaluateNowSignal = defineSignal('evaluateNow');
-export const deleteSignal = defineSignal('delete');
-export const signalStateQuery = defineQuery<SignalWorkflowState>('state');
+/**
+ * The signal workflow's messages: Temporal signals, not the product's signals. Each tells the
+ * workflow of a change PostgreSQL already holds, so the sender waits for no answer (an update
+ * would fail the user's request while no worker runs); the workflow re-reads the signal on
+ * every evaluation anyway.
+ */
+export const signalWorkflowMessages = {
+  pause: defineSignal('pause'),
+  resume: defineSignal('resume'),
+  configChanged: defineSignal('configChanged'),
+  evaluateNow: defineSignal('evaluateNow'),
+  delete: defineSignal('delete'),
+};
+export const signalWorkflowStateQuery = defineQuery<SignalWorkflowState>('state');
+
+/**
+ * The hand-off: a lead is handed off once its `lead:{leadId}` workflow is started, and that is
+ * recorded in `leads.handed_off_at` so production answers it no more. The signal workflow
+ * records each batch right after starting it, with this one (local) activity, at least once: a
+ * worker that dies between the starts and the record, or during it, leaves it to the workflow
+ * task's next try on another worker, which records it again (idempotent). A lead production
+ * answers again before its record is started again, and its workflow id refuses the start.
+ */
+export type RecordHandOff = (leadIds: string[]) => Promise<void>;
