@@ -16,6 +16,7 @@ import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest'
 import { publicApiRoutes } from './routes/public-api';
 import { mountToolServer } from './mcp/tool-server';
 import { dashboardRouter } from './dashboard/dashboard';
+import { pageNotFound } from './dashboard/not-found';
 import { AssistantAuthorization } from './oauth/authorization-server';
 
 function refuseBody(err: Error & { status?: number }): never {
@@ -63,7 +64,10 @@ export async function createApp(services: Services): Promise<ApiApp> {
   mountToolServer(router, services, rateLimit, publicRoutes, authorization);
 
   const app = new Koa<AppState>();
-  app.proxy = true;
+  // X-Forwarded-For/-Proto/-Host are believed only from the proxies the operator says are there:
+  // with N of them, the N-th address from the right is the client (the leftmost is whatever it wrote).
+  app.proxy = services.config.TRUST_PROXY_HOPS > 0;
+  app.maxIpsCount = services.config.TRUST_PROXY_HOPS;
   app.keys = authorization.cookieKeys;
   app.use(requestLog(services.logger));
   app.use(errorEnvelope);
@@ -84,5 +88,7 @@ export async function createApp(services: Services): Promise<ApiApp> {
   // The dashboard's pages at `/`; its routes never overlap /api, /admin, /mcp or the health checks.
   const dashboard = dashboardRouter(services, authorization);
   app.use(dashboard.routes() as unknown as Koa.Middleware<AppState>);
+  // Nothing answered: a page for people, else the error envelope's JSON 404.
+  app.use(pageNotFound(services.memberSessions) as unknown as Koa.Middleware<AppState>);
   return { app, rateLimit, openApi };
 }

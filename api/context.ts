@@ -10,5 +10,9 @@ export interface AppState {
 
 export type AppContext = ParameterizedContext<AppState>;
 
-/** This service's own address as the client reached it (behind a proxy, from X-Forwarded-Proto and -Host). */
-export const siteOrigin = (ctx: { protocol: string; host: string }) => `${ctx.protocol}://${ctx.host}`;
+/**
+ * The address people reach this service at: PUBLIC_URL, else the request's own (its Host, or
+ * X-Forwarded-Proto and -Host when TRUST_PROXY_HOPS says a proxy set them).
+ */
+export const siteOrigin = (ctx: { protocol: string; host: string }, config: { PUBLIC_URL?: string | undefined }) =>
+  config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;

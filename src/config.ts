@@ -29,14 +29,26 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     NODE_ENV: z.string().default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     /**
-     * The address people, vendors and assistants reach the service at (OAuth redirect URLs, the
-     * tool server's issuer and resource); unset, it is taken from each request's Host and scheme.
+     * The address people, vendors and assistants reach the service at (OAuth issuer and redirect
+     * URLs, the tool server's resource, invite links). Required in production, where a request's
+     * Host must not choose them; elsewhere, unset, each request's own address is used.
      */
-    PUBLIC_URL: z
-      .string()
-      .url()
-      .optional()
-      .transform((v) => v?.replace(/\/+$/, '')),
+    PUBLIC_URL: production
+      ? z
+          .url({
+            protocol: /^https?$/,
+            error: 'required when NODE_ENV=production: an http(s) URL such as https://leads.example.com',
+          })
+          .transform((v) => v.replace(/\/+$/, ''))
+      : optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()).transform((v) => v?.replace(/\/+$/, '')),
+    /**
+     * How many reverse proxies (load balancers) stand between clients and this process. 0: none,
+     * the socket's address is the client and X-Forwarded-* headers are ignored; N: the N-th entry
+     * from the right of X-Forwarded-For is the client, and X-Forwarded-Proto/-Host are believed.
+     */
+    TRUST_PROXY_HOPS: optionalText
+      .refine((v) => v === undefined || (/^\d{1,2}$/.test(v) && Number(v) <= 10), 'a number of proxies, 0 to 10')
+      .transform((v) => Number(v ?? 0)),
     DATABASE_URL: z.string().min(1),
     TEMPORAL_TASK_QUEUE: z.string().default('signals'),
     ADMIN_TOKEN: z.string().min(16),

@@ -11,6 +11,10 @@ const REDACTED_PATHS = [
   'webhookSecret',
   'accessToken',
   'refreshToken',
+  '*.token',
+  '*.inviteUrl',
+  'token',
+  'inviteUrl',
 ];
 
 /**

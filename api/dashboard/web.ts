@@ -5,7 +5,7 @@ import { AppError, fieldProblemsOf, validationError } from '../../src/errors';
 import type { MemberSession, MemberSessions } from '../../src/services/member-sessions';
 import type { Caller } from '../../src/services/api-keys';
 import { PERMISSIONS } from '../../src/db/entities/api-key';
-import type { AppState } from '../context';
+import { siteOrigin, type AppState } from '../context';
 import { html } from './html';
 import { page, type Notice } from './layout';
 
@@ -110,8 +110,7 @@ export function signedIn(ctx: DashboardContext): MemberSession {
 }
 
 /** The address people reach the service at: PUBLIC_URL, else the request's own (OAuth redirect URLs). */
-export const publicOrigin = (ctx: DashboardContext, config: { PUBLIC_URL?: string | undefined }) =>
-  config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+export const publicOrigin = siteOrigin;
 
 /** Thrown after a redirect is set, to leave the handler. */
 export class RedirectDone extends Error {}

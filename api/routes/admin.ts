@@ -78,7 +78,7 @@ export function adminRoutes(services: Services) {
       handle: async ({ body, ctx }) => {
         const account = await services.accounts.create(body.name, body.credits ?? 0);
         if (!body.ownerInvite) return account;
-        return { ...account, ownerInvite: await ownerInvite(account.id, siteOrigin(ctx)) };
+        return { ...account, ownerInvite: await ownerInvite(account.id, siteOrigin(ctx, services.config)) };
       },
     }),
     defineRoute({
@@ -93,7 +93,7 @@ export function adminRoutes(services: Services) {
       responses: { 201: { description: 'Created', schema: inviteSchema }, ...adminErrors },
       handle: async ({ params, body, ctx }) => {
         const invite = await services.members.createInvite(params.accountId, { role: body.role ?? 'owner' });
-        return { url: `${siteOrigin(ctx)}/invites/${invite.token}`, expiresAt: invite.expiresAt };
+        return { url: `${siteOrigin(ctx, services.config)}/invites/${invite.token}`, expiresAt: invite.expiresAt };
       },
     }),
     defineRoute({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { DELIVERY_STATUSES } from '../../src/services/deliveries/deliveries';
+import { webhookUrlSchema } from '../../src/services/webhook-targets';
 import { authErrors, errorEnvelope, pageEnvelope, pageQuery, uuidParam } from '../schemas/common';
 import { defineRoute } from '../route';
 
@@ -33,7 +34,7 @@ const deliverySchema = z
   .meta({ id: 'Delivery' });
 
 const testWebhookBody = z
-  .object({ url: z.string().min(1).max(2048).optional().describe('Another address to test before saving it') })
+  .object({ url: webhookUrlSchema.optional().describe('Another address to test before saving it') })
   .optional()
   .default({});
 

@@ -4,18 +4,14 @@ import { companyEntries, companyEntry } from '../../src/services/signals/config'
 import { destinationsPatch } from '../../src/services/signals/destinations';
 import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
+import { webhookUrlSchema } from '../../src/services/webhook-targets';
 import { pageEnvelope, pageQuery } from './common';
 
 const name = z.string().trim().min(1).max(255);
 const status = z.enum(SIGNAL_STATUSES).meta({ description: 'draft (default), active or paused' });
-const webhookUrl = z
-  .url({ protocol: /^https?$/, hostname: z.regexes.hostname })
-  .max(2048)
-  .nullable()
-  .optional()
-  .meta({
-    description: 'Where each lead is POSTed, signed; optional (read by polling or routed to destinations otherwise)',
-  });
+const webhookUrl = webhookUrlSchema.nullable().optional().meta({
+  description: 'Where each lead is POSTed, signed; optional (read by polling or routed to destinations otherwise)',
+});
 const dailyLeadLimit = z.number().int().min(1).max(999_999);
 export const duplicateHandling = z
   .string()

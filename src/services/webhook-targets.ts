@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
+import { z } from 'zod';
 import { validationError } from '../errors';
 
 /**
@@ -12,23 +13,46 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
+/** The longest webhook URL taken, wherever one is given. */
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
 /**
- * Save-time check of a webhook or test URL. The send path checks again at connect time,
- * because DNS can change between saving and sending.
+ * What is wrong with a webhook URL's form, or null: absolute, http or https, no credentials.
+ * Hosts are names or IP literals alike (`http://[2001:db8::1]/hook`); which addresses may
+ * receive is the address rule's business (assertWebhookTarget), not the form's.
  */
-export async function assertWebhookTarget(rawUrl: string, allowPrivate: boolean, field = 'webhookUrl'): Promise<void> {
+export function webhookUrlProblem(rawUrl: string): string | null {
+  if (rawUrl.length > WEBHOOK_URL_MAX_LENGTH) return `must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw validationError([{ field, message: 'must be an absolute http or https URL' }]);
+    return 'must be an absolute http or https URL';
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw validationError([{ field, message: 'must be an http or https URL' }]);
-  }
-  if (url.username || url.password) throw validationError([{ field, message: 'must not carry credentials' }]);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must be an http or https URL';
+  if (url.username || url.password) return 'must not carry credentials';
+  return null;
+}
+
+/** The one schema of a webhook URL in a request body: signal create and PATCH, test-webhook's `url`. */
+export const webhookUrlSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = webhookUrlProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({ format: 'uri', maxLength: WEBHOOK_URL_MAX_LENGTH });
+
+/**
+ * Save-time check of a webhook or test URL: its form, then, when private targets are refused,
+ * every address it names or resolves to. The send path checks again at connect time, because
+ * DNS can change between saving and sending.
+ */
+export async function assertWebhookTarget(rawUrl: string, allowPrivate: boolean, field = 'webhookUrl'): Promise<void> {
+  const problem = webhookUrlProblem(rawUrl);
+  if (problem) throw validationError([{ field, message: problem }]);
   if (allowPrivate) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = new URL(rawUrl).hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   try {
     addresses = ipaddr.isValid(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);

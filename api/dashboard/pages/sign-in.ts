@@ -109,18 +109,16 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
   router.post('/sign-in', async (ctx) => {
     const email = field(ctx.state.form, 'email');
     const password = ctx.state.form?.get('password') ?? '';
+    let attempt;
     try {
-      await signInThrottle.check(email, ctx.ip);
+      attempt = await signInThrottle.signIn(email, ctx.ip);
     } catch (err) {
       if (err instanceof AppError) ctx.set(err.headers);
       return signInPage(ctx, errorNotice(err), email, 429);
     }
     const member = email && password ? await members.verify(email, password) : null;
-    if (!member) {
-      await signInThrottle.failed(email, ctx.ip);
-      return signInPage(ctx, { kind: 'error', text: 'Wrong email or password.' }, email, 401);
-    }
-    await signInThrottle.succeeded(email);
+    if (!member) return signInPage(ctx, { kind: 'error', text: 'Wrong email or password.' }, email, 401);
+    await signInThrottle.succeeded(email, attempt);
     await startSession(ctx, member.id, field(ctx.state.form, 'next'));
   });
 
@@ -128,6 +126,7 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
   router.post('/sign-up', async (ctx) => {
     const values = { email: field(ctx.state.form, 'email'), accountName: field(ctx.state.form, 'accountName') };
     try {
+      await signInThrottle.signUp(ctx.ip);
       const member = await members.signUp({
         ...values,
         password: ctx.state.form?.get('password') ?? '',
@@ -135,6 +134,7 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
       });
       await startSession(ctx, member.id, '/');
     } catch (err) {
+      if (err instanceof AppError) ctx.set(err.headers);
       signUpPage(ctx, errorNotice(err), values, (err as AppError).status);
     }
   });

@@ -114,7 +114,7 @@ export function teamRoutes(router: Router<DashboardState>, services: Services): 
     if (session.role !== 'owner')
       throw new AppError(403, 'FORBIDDEN', 'Only an owner of the account can invite people');
     const invite = await members.createInvite(session.accountId, { createdBy: session.memberId });
-    await render(ctx, { inviteUrl: `${siteOrigin(ctx)}/invites/${invite.token}` });
+    await render(ctx, { inviteUrl: `${siteOrigin(ctx, services.config)}/invites/${invite.token}` });
   });
   router.post('/team/password', async (ctx) => {
     const session = signedIn(ctx);
