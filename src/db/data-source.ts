@@ -18,6 +18,7 @@ import { MembersAndSessions1732240700000 } from './migrations/1732240700000-memb
 import { FundraisingAndHiring1732240800000 } from './migrations/1732240800000-fundraising-and-hiring';
 import { CrmOAuth1732240900000 } from './migrations/1732240900000-crm-oauth';
 import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assistant-sign-in';
+import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -34,6 +35,7 @@ export const migrations = [
   FundraisingAndHiring1732240800000,
   CrmOAuth1732240900000,
   AssistantSignIn1732241000000,
+  OAuthHashedRecords1732241100000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -29,6 +29,7 @@ import { SignalActivityReader } from './signals/activity';
 import { Members } from './members';
 import { MemberSessions } from './member-sessions';
 import { SignInThrottle } from './sign-in-throttle';
+import { AssistantRegistrations } from './assistant-registrations';
 import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -88,6 +89,7 @@ export function createServices(deps: ServiceDeps) {
     members: new Members(deps.db, accounts, deps.config.STARTER_CREDITS),
     memberSessions: new MemberSessions(deps.db),
     assistantGrants: new AssistantGrants(deps.db),
+    assistantRegistrations: new AssistantRegistrations(deps.db, deps.config),
     signInThrottle: new SignInThrottle(deps.db, deps.config.RATE_LIMIT_STORE),
     accountActivity: new AccountActivity(deps.db),
     deliveryLog: new DeliveryLog(deps.db),
