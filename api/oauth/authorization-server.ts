@@ -199,6 +199,9 @@ export class AssistantAuthorization {
       // Every assistant gets a refresh token, rotated on use (RFC 9700 for public clients).
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
+      // An assistant's tokens live as long as its grant (revocable in /assistants), not as the
+      // browser sign-in it came through: signing out of the dashboard must not cut assistants off.
+      expiresWithSession: () => false,
       interactions: {
         policy: this.interactionPolicy(),
         url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}`,

@@ -80,6 +80,7 @@ function sameAssistant(credentials: AssistantCredentials, name: string): Assista
 }
 
 async function signOut(page: Page): Promise<void> {
+  await page.goto(`${session.stack.url}/`);
   await page.click('button:has-text("Sign out")');
   await page.waitForURL(/\/sign-in/);
 }
@@ -137,7 +138,7 @@ describe('two people, one browser', () => {
     await signUp(page, session.stack.url, 'third-person@example.com');
     const third = await memberOf('third-person@example.com');
     const known = new AssistantCredentials(callback, 'Known assistant');
-    await connectAssistant(page, known, ['read']);
+    const thirdSignIn = await connectAssistant(page, known, ['read']);
 
     // The dashboard session ends as an expiry would (no sign-out); the authorization server's stays.
     await db().query(`UPDATE member_sessions SET revoked_at = now() WHERE member_id = $1`, [third.memberId]);
@@ -167,6 +168,8 @@ describe('two people, one browser', () => {
     );
     expect(tokenless).toEqual([]);
     expect(await grantRows(fourth.memberId)).toHaveLength(2);
+    // The third person's assistant goes on, on the third person's account.
+    expect((await callTool(thirdSignIn.client, 'get_credit_balance')).body).toMatchObject({ balance: 20 });
   });
 
   test('the person signed in before signs in again: their own grant, no second one', async () => {

@@ -49,6 +49,9 @@ export function assistantRoutes(
       redirectUri,
       resource: String(details.params.resource ?? authorization.resourceUrl(authorization.originOf(ctx))),
       requested: permissionsOf(String(details.params.scope ?? PERMISSIONS.join(' '))),
+      scopes: String(details.params.scope ?? PERMISSIONS.join(' '))
+        .split(' ')
+        .filter(Boolean),
     };
   };
 
@@ -131,8 +134,16 @@ export function assistantRoutes(
           ? existing
           : new provider.Grant({ accountId: session.memberId, clientId: asked.clientId });
       // The token's scope comes from the resource's; the issuer's own list has them too (see authorization-server.ts).
+      // This consent is the whole grant: what the person ticked, and the rest of what was asked
+      // refused (the provider asks again for a scope neither granted nor refused).
+      Object.assign(grant, { openid: undefined, resources: undefined, rejected: undefined });
       grant.addResourceScope(asked.resource, chosen.join(' '));
       grant.addOIDCScope(chosen.join(' '));
+      const refused = asked.scopes.filter((s) => !(chosen as string[]).includes(s)).join(' ');
+      if (refused) {
+        grant.rejectResourceScope(asked.resource, refused);
+        grant.rejectOIDCScope(refused);
+      }
       const oauthGrantId = await grant.save();
       await assistantGrants.record({
         accountId: session.accountId,
