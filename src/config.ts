@@ -58,6 +58,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SIGNAL_EVALUATION_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** How long an access token an assistant got by OAuth for /mcp lasts; it refreshes after. */
     ASSISTANT_TOKEN_TTL: z.string().default('1h').transform(parseDuration),
+    /** Dynamic client registrations (assistants signing up at /oauth/reg) allowed per client address and hour. */
+    ASSISTANT_REGISTRATIONS_PER_HOUR: int(30),
     WEBHOOK_TIMEOUT_MS: int(10_000),
     WEBHOOK_RETRY_INITIAL_MS: int(5_000),
     WEBHOOK_RETRY_MAX_INTERVAL_MS: int(3_600_000),

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 
 /**
  * Scripts and styles only from our own /assets (no inline script, no CDN), no framing, no
@@ -15,7 +15,8 @@ export const CONTENT_SECURITY_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
-export const dashboardHeaders: Middleware = async (ctx, next) => {
+/** The dashboard's headers on one answer (the authorization server's error pages use them too). */
+export function setDashboardHeaders(ctx: Pick<Context, 'set' | 'secure'>): void {
   ctx.set({
     'Content-Security-Policy': CONTENT_SECURITY_POLICY,
     'Referrer-Policy': 'no-referrer',
@@ -26,6 +27,10 @@ export const dashboardHeaders: Middleware = async (ctx, next) => {
     'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   });
   if (ctx.secure) ctx.set('Strict-Transport-Security', 'max-age=31536000');
+}
+
+export const dashboardHeaders: Middleware = async (ctx, next) => {
+  setDashboardHeaders(ctx);
   await next();
   // Pages can show keys and secrets: never kept by the browser or a proxy.
   if (!ctx.path.startsWith('/assets/')) ctx.set('Cache-Control', 'no-store');

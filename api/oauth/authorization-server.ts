@@ -1,20 +1,24 @@
 import { createPrivateKey, hkdfSync } from 'node:crypto';
 import type Koa from 'koa';
 import mount from 'koa-mount';
-import Provider, { errors, type Configuration } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Services } from '../../src/services';
 import { PERMISSIONS } from '../../src/db/entities/api-key';
 import type { Caller } from '../../src/services/api-keys';
 import { OAuthRecordStore } from '../../src/oauth/record-store';
-import type { AppState } from '../context';
+import { UNUSED_CLIENT_TTL_SECONDS } from '../../src/services/assistant-registrations';
+import { siteOrigin, type AppState } from '../context';
 import { html } from '../dashboard/html';
 import { page } from '../dashboard/layout';
+import { setDashboardHeaders } from '../dashboard/security-headers';
+import { SESSION_COOKIE } from '../dashboard/web';
 
 /** Where the authorization server lives: its issuer is `<origin>/oauth`. */
 export const OAUTH_PATH = '/oauth';
 /** The dashboard page where a person signs in and says yes or no to an assistant. */
 export const CONSENT_PATH = '/assistants/consent';
 const TOOL_SERVER_PATH = '/mcp';
+const REGISTRATION_PATH = `${OAUTH_PATH}/reg`;
 /** Without PUBLIC_URL each origin a request names gets its issuer; this bounds how many are kept. */
 const MAX_ORIGINS = 16;
 /** RFC 8414 and OIDC discovery at the root, path-inserted for the `/oauth` issuer, as MCP clients look first. */
@@ -48,9 +52,9 @@ export class AssistantAuthorization {
     this.signingKey = ed25519Jwk(derive('oauth signing key'));
   }
 
-  /** The origin people and assistants reach us at: PUBLIC_URL, else the request's own. */
+  /** The origin people and assistants reach us at: one rule with the dashboard's (siteOrigin). */
   originOf(ctx: { protocol: string; host: string }): string {
-    return this.services.config.PUBLIC_URL ?? `${ctx.protocol}://${ctx.host}`;
+    return siteOrigin(ctx, this.services.config);
   }
 
   issuerUrl(origin: string): string {
@@ -71,6 +75,19 @@ export class AssistantAuthorization {
       const discovery = ctx.method === 'GET' ? ROOT_DISCOVERY.get(ctx.path) : undefined;
       if (discovery) ctx.path = discovery;
       else if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+      if (ctx.method === 'POST' && ctx.path === REGISTRATION_PATH) {
+        const waitSeconds = await this.services.assistantRegistrations.admit(ctx.ip);
+        if (waitSeconds !== null) {
+          // RFC 7591's error shape; 429 and Retry-After say when to try again.
+          ctx.status = 429;
+          ctx.set({ 'Retry-After': String(waitSeconds), 'Cache-Control': 'no-store' });
+          ctx.body = {
+            error: 'temporarily_unavailable',
+            error_description: `too many client registrations from this address; try again in ${waitSeconds} seconds`,
+          };
+          return;
+        }
+      }
       await this.issuerFor(this.originOf(ctx)).serve(ctx as unknown as Koa.Context, next);
     };
   }
@@ -93,18 +110,49 @@ export class AssistantAuthorization {
     if (!issuer) {
       if (this.issuers.size >= MAX_ORIGINS) this.issuers.delete(this.issuers.keys().next().value as string);
       const provider = new Provider(this.issuerUrl(origin), this.configuration(this.resourceUrl(origin)));
-      provider.proxy = true;
+      // Proxy headers count only where the app trusts them (TRUST_PROXY_HOPS), as for the rest of the app.
+      provider.proxy = this.services.config.TRUST_PROXY_HOPS > 0;
+      provider.maxIpsCount = this.services.config.TRUST_PROXY_HOPS;
       issuer = { provider, serve: mount(OAUTH_PATH, provider), resource: this.resourceUrl(origin) };
       this.issuers.set(origin, issuer);
     }
     return issuer;
   }
 
+  /** The member signed in to the dashboard in this browser, if anyone (its session cookie, as the dashboard reads it). */
+  private async dashboardMemberOf(ctx: KoaContextWithOIDC): Promise<string | undefined> {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    return token ? (await this.services.memberSessions.resolve(token))?.memberId : undefined;
+  }
+
+  /**
+   * The provider's own sign-in lasts 14 days and outlives the dashboard's: it counts only while
+   * the same person is signed in to the dashboard in this browser. Otherwise the person signs in
+   * (again) through the dashboard, whose consent page starts the interaction over for them.
+   */
+  private interactionPolicy() {
+    const policy = interactionPolicy.base();
+    policy.get('login')!.checks.add(
+      new interactionPolicy.Check(
+        'dashboard_member_changed',
+        'the person signed in to the dashboard is not the one signed in here',
+        async (ctx) => {
+          const accountId = ctx.oidc.session?.accountId;
+          if (!accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT; // `no_session` asks already
+          return (await this.dashboardMemberOf(ctx)) === accountId
+            ? interactionPolicy.Check.NO_NEED_TO_PROMPT
+            : interactionPolicy.Check.REQUEST_PROMPT;
+        },
+      ),
+    );
+    return policy;
+  }
+
   private configuration(resource: string): Configuration {
-    const { db, config } = this.services;
+    const { db, config, assistantRegistrations } = this.services;
     const scope = PERMISSIONS.join(' ');
     return {
-      adapter: (model: string) => new OAuthRecordStore(db, model),
+      adapter: (model: string) => new OAuthRecordStore(db, model, UNUSED_CLIENT_TTL_SECONDS),
       findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
       jwks: { keys: [this.signingKey] },
       cookies: { keys: this.cookieKeys },
@@ -119,6 +167,16 @@ export class AssistantAuthorization {
       },
       // Assistants run in browsers too (claude.ai, chatgpt.com): the token endpoints answer any origin.
       clientBasedCORS: () => true,
+      // Not extra fields: listing two standard ones runs our production rules on them at registration.
+      extraClientMetadata: {
+        properties: ['redirect_uris', 'response_types'],
+        validator: (ctx, key, value) => {
+          if (ctx?.oidc?.route !== 'registration') return; // a stored client is loaded as it was accepted
+          const problem = assistantRegistrations.problemWith(key as 'redirect_uris' | 'response_types', value);
+          // The provider names a problem that starts with `redirect_uris` invalid_redirect_uri (RFC 7591).
+          if (problem) throw new errors.InvalidClientMetadata(problem.description);
+        },
+      },
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true, initialAccessToken: false },
@@ -143,9 +201,17 @@ export class AssistantAuthorization {
       // Every assistant gets a refresh token, rotated on use (RFC 9700 for public clients).
       issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
       rotateRefreshToken: true,
-      interactions: { url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}` },
+      // An assistant's tokens live as long as its grant (revocable in /assistants), not as the
+      // browser sign-in it came through: signing out of the dashboard must not cut assistants off.
+      expiresWithSession: () => false,
+      interactions: {
+        policy: this.interactionPolicy(),
+        url: (_ctx, interaction) => `${CONSENT_PATH}/${interaction.uid}`,
+      },
       // A refusal that cannot go back to the assistant (an unknown client or redirect URL) is a dashboard page.
       renderError: (ctx, out) => {
+        setDashboardHeaders(ctx);
+        ctx.set('Cache-Control', 'no-store');
         ctx.type = 'html';
         ctx.body = page({
           title: 'Sign-in refused',

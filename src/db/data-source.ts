@@ -18,6 +18,7 @@ import { MembersAndSessions1732240700000 } from './migrations/1732240700000-memb
 import { FundraisingAndHiring1732240800000 } from './migrations/1732240800000-fundraising-and-hiring';
 import { CrmOAuth1732240900000 } from './migrations/1732240900000-crm-oauth';
 import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assistant-sign-in';
+import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
 import { closePreparedPool } from './prepared';
 
@@ -35,6 +36,7 @@ export const migrations = [
   FundraisingAndHiring1732240800000,
   CrmOAuth1732240900000,
   AssistantSignIn1732241000000,
+  OAuthHashedRecords1732241100000,
   SignInAttempts1732241200000,
 ];
 

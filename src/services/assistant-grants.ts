@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { PERMISSIONS, type Permission } from '../db/entities/api-key';
 import { notFound } from '../errors';
-import { revokeOAuthGrant } from '../oauth/record-store';
+import { endOAuthSessions, keepOAuthClient, revokeOAuthGrant } from '../oauth/record-store';
 import type { Caller } from './api-keys';
 
 export interface AssistantGrantSummary {
@@ -41,12 +41,17 @@ export class AssistantGrants {
 
   constructor(private readonly db: DataSource) {}
 
-  /** The person's consent; a second consent of the same OAuth grant (the assistant asked again) updates it. */
+  /**
+   * The person's consent; a second consent of the same OAuth grant (the assistant asked again)
+   * updates it, and only when it is the same person's: another's grant is never widened. The
+   * assistant's registration then stays (an unused one expires).
+   */
   async record(input: AssistantGrantInput): Promise<string> {
     const [row] = await this.db.query(
       `INSERT INTO assistant_grants (id, account_id, member_id, oauth_grant_id, client_id, client_name, permissions)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (oauth_grant_id) DO UPDATE SET permissions = EXCLUDED.permissions, client_name = EXCLUDED.client_name
+       WHERE assistant_grants.member_id = EXCLUDED.member_id AND assistant_grants.account_id = EXCLUDED.account_id
        RETURNING id`,
       [
         randomUUID(),
@@ -58,8 +63,25 @@ export class AssistantGrants {
         input.permissions,
       ],
     );
+    if (!row) throw new Error(`OAuth grant ${input.oauthGrantId} belongs to another person`);
     this.cache.delete(input.oauthGrantId);
+    await keepOAuthClient(this.db, input.clientId);
     return row.id as string;
+  }
+
+  /** A person signs out: the authorization server forgets them too, so the next assistant sign-in asks who is there. */
+  async endSignIns(memberId: string): Promise<void> {
+    await endOAuthSessions(this.db, memberId);
+  }
+
+  /** The OAuth grant a person already gave an assistant (client), if still live: asked again, it is widened, not doubled. */
+  async oauthGrantIdOf(memberId: string, clientId: string): Promise<string | undefined> {
+    const [row] = await this.db.query(
+      `SELECT oauth_grant_id FROM assistant_grants WHERE member_id = $1 AND client_id = $2 AND revoked_at IS NULL
+       ORDER BY created_at DESC LIMIT 1`,
+      [memberId, clientId],
+    );
+    return row?.oauth_grant_id;
   }
 
   async list(accountId: string): Promise<AssistantGrantSummary[]> {

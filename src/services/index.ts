@@ -30,6 +30,7 @@ import { Members } from './members';
 import { MemberSessions } from './member-sessions';
 import { SignInThrottle } from './sign-in-throttle';
 import { AttemptBudgets } from './attempt-budgets';
+import { AssistantRegistrations } from './assistant-registrations';
 import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -90,6 +91,7 @@ export function createServices(deps: ServiceDeps) {
     members: new Members(deps.db, accounts, deps.config.STARTER_CREDITS),
     memberSessions: new MemberSessions(deps.db),
     assistantGrants: new AssistantGrants(deps.db),
+    assistantRegistrations: new AssistantRegistrations(deps.db, deps.config),
     signInThrottle: new SignInThrottle(new AttemptBudgets(deps.db)),
     accountActivity: new AccountActivity(deps.db),
     deliveryLog: new DeliveryLog(deps.db),

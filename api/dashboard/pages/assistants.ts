@@ -49,6 +49,9 @@ export function assistantRoutes(
       redirectUri,
       resource: String(details.params.resource ?? authorization.resourceUrl(authorization.originOf(ctx))),
       requested: permissionsOf(String(details.params.scope ?? PERMISSIONS.join(' '))),
+      scopes: String(details.params.scope ?? PERMISSIONS.join(' '))
+        .split(' ')
+        .filter(Boolean),
     };
   };
 
@@ -75,7 +78,8 @@ export function assistantRoutes(
         body: html`<section class="card">
           <p>
             <strong id="assistant-name">${asked.clientName}</strong> asks to use this account's tools as
-            <strong>${session.email}</strong>. It will come back to <code>${new URL(asked.redirectUri).host}</code>.
+            <strong id="signed-in-as">${session.email}</strong>. It will come back to
+            <code>${new URL(asked.redirectUri).host}</code>.
           </p>
           <form class="stack" method="post" action="${CONSENT_PATH}/${asked.details.uid}">
             ${csrfField(session.csrfToken)}
@@ -111,13 +115,35 @@ export function assistantRoutes(
       result = { error: 'access_denied', error_description: 'The person did not let the assistant in' };
     } else {
       const { provider, details } = asked;
+      // The sign-in is always the person signed in here: another person's sign-in left in this
+      // browser (the provider's session outlives the dashboard's) ends, and its grant is not theirs.
+      const signedInThere = details.session?.accountId;
+      if (signedInThere !== undefined && signedInThere !== session.memberId) {
+        const theirs = details.session?.uid ? await provider.Session.findByUid(details.session.uid) : undefined;
+        await theirs?.destroy();
+        details.session = undefined;
+        details.grantId = undefined;
+        await details.persist();
+      }
+      // The grant the provider's session knows, else the one this person gave the assistant before.
+      const knownId = details.grantId ?? (await assistantGrants.oauthGrantIdOf(session.memberId, asked.clientId));
+      const existing = knownId ? await provider.Grant.find(knownId) : undefined;
       // The oidc-provider account is the person; the grant row ties it to their account.
       const grant =
-        (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
-        new provider.Grant({ accountId: session.memberId, clientId: asked.clientId });
+        existing && existing.accountId === session.memberId && existing.clientId === asked.clientId
+          ? existing
+          : new provider.Grant({ accountId: session.memberId, clientId: asked.clientId });
       // The token's scope comes from the resource's; the issuer's own list has them too (see authorization-server.ts).
+      // This consent is the whole grant: what the person ticked, and the rest of what was asked
+      // refused (the provider asks again for a scope neither granted nor refused).
+      Object.assign(grant, { openid: undefined, resources: undefined, rejected: undefined });
       grant.addResourceScope(asked.resource, chosen.join(' '));
       grant.addOIDCScope(chosen.join(' '));
+      const refused = asked.scopes.filter((s) => !(chosen as string[]).includes(s)).join(' ');
+      if (refused) {
+        grant.rejectResourceScope(asked.resource, refused);
+        grant.rejectOIDCScope(refused);
+      }
       const oauthGrantId = await grant.save();
       await assistantGrants.record({
         accountId: session.accountId,
@@ -128,7 +154,9 @@ export function assistantRoutes(
         permissions: chosen,
       });
       result = {
-        ...(details.prompt.name === 'login' ? { login: { accountId: session.memberId } } : {}),
+        ...(details.prompt.name === 'login' || signedInThere !== session.memberId
+          ? { login: { accountId: session.memberId } }
+          : {}),
         consent: { grantId: oauthGrantId },
       };
     }

@@ -50,7 +50,7 @@ function credentialsForm(
 }
 
 export function signInRoutes(router: Router<DashboardState>, services: Services): void {
-  const { members, memberSessions, signInThrottle } = services;
+  const { members, memberSessions, signInThrottle, assistantGrants } = services;
 
   const signInPage = (ctx: DashboardContext, notice?: Notice, email?: string, status = 200) =>
     send(
@@ -142,6 +142,8 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
   router.post('/sign-out', async (ctx) => {
     const session = signedIn(ctx);
     await memberSessions.end(session.sessionId);
+    // The assistant authorization server's own session of this person (14 days) ends with it.
+    await assistantGrants.endSignIns(session.memberId);
     clearSessionCookie(ctx);
     ctx.redirect('/sign-in');
   });
