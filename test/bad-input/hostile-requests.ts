@@ -585,10 +585,13 @@ export async function fingerprint(db: DataSource, accountId: string): Promise<Re
      ORDER BY table_name`,
   );
   const parts = tables.map(({ name }) => {
+    // A key's last use is stamped at most once a minute, off the request path, refused or not.
     const row =
       name === 'signals'
         ? `(s.id, s.name, s.status, s.config, s.webhook_url, s.destinations, s.daily_lead_limit, s.duplicate_handling, s.deleted_at)::text`
-        : `s::text`;
+        : name === 'api_keys'
+          ? `(to_jsonb(s) - 'last_used_at')::text`
+          : `s::text`;
     return `SELECT '${name}' AS name, count(*)::text || ' rows, ' || coalesce(md5(string_agg(${row}, ',' ORDER BY ${row})), '-') AS value FROM ${name} s`;
   });
   parts.push(
