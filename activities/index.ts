@@ -3,6 +3,7 @@ import { Services } from '../src/services';
 import type { DeliveryRetrySettings, RecordHandOff, ReplayCursor } from '../src/temporal/contract';
 import type { Backoff } from '../src/services/deliveries/backoff';
 import { enrichmentActivities } from './enrichment';
+import { signalReconciliationActivities } from './signal-reconciliation';
 
 /**
  * Longest wait for a throttled webhook endpoint's next send slot inside one attempt (a local
@@ -19,6 +20,7 @@ export function createActivities(services: Services) {
   const { config } = services;
   return {
     ...enrichmentActivities(services),
+    ...signalReconciliationActivities(services),
     /**
      * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
      * counters), with the delivery settings of this process for the lead workflows it starts.

@@ -41,8 +41,17 @@ async function main(): Promise<void> {
   // Worker.run installs SIGINT/SIGTERM handlers that drain in-flight tasks before resolving.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
   const running = Promise.all([worker.run(), deliveryWorker.run()]);
-  const reconciled = await services.signalLifecycle.reconcileActiveSignals();
-  logger.info({ reconciled }, 'active signals have their workflows');
+  // The schedule mends activations Temporal missed from now on; this run mends those made before.
+  await services.signalReconciliation.schedule();
+  const reconciled = await services.signalReconciliation.reconcile().catch((err: unknown) => {
+    logger.warn({ err }, 'could not reconcile the signal workflows; the schedule tries again within a minute');
+    return undefined;
+  });
+  if (reconciled)
+    logger.info(
+      { active: reconciled.active, started: reconciled.started.length },
+      'active signals have their workflows',
+    );
   const demoFeed = config.DEMO_DATA
     ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL })
     : undefined;

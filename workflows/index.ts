@@ -3,3 +3,4 @@ export { leadWorkflow } from './lead';
 export { bulkEnrichmentWorkflow } from './bulk-enrichment';
 export { phoneLookupWorkflow } from './phone-lookup';
 export { replayWorkflow } from './replay';
+export { signalReconciliationWorkflow } from './signal-reconciliation';

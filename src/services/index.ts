@@ -13,6 +13,7 @@ import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
 import { Signals } from './signals/signals';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
+import { SignalReconciliation } from './signals/reconciliation';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
@@ -81,6 +82,7 @@ export function createServices(deps: ServiceDeps) {
     watchlists,
     signals,
     signalLifecycle: lifecycle,
+    signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),
     signalActivity: new SignalActivityReader(deps.db, signals, (signalId) => lifecycle.liveState(signalId)),
     leadProduction: new LeadProduction(deps.db, credits, clock),
     leads: new Leads(deps.db, credits),

@@ -84,7 +84,7 @@ function expectedVariables(person: JobChanger, signalName: string, lead: any) {
   };
 }
 
-describe('each sequencer receives the nine variables mapped from the stored lead', () => {
+describe('each sequencer receives its own fields and the nine variables by the specification names, mapped from the stored lead', () => {
   test('lemlist', async () => {
     const campaign = vendors.lemlist.addCampaign('CTO outreach');
     const { person, signal } = await leadThrough({ lemlist: { campaignId: campaign._id } });
@@ -104,16 +104,8 @@ describe('each sequencer receives the nine variables mapped from the stored lead
         campaignId: campaign._id,
         email: v.email,
         query: { deduplicate: 'true' },
-        body: {
-          firstName: v.firstName,
-          lastName: v.lastName,
-          companyName: v.companyName,
-          linkedinUrl: v.linkedinUrl,
-          jobTitle: v.title,
-          companyWebsite: v.companyWebsite,
-          signalName: v.signalName,
-          matchedPersona: v.matchedPersona,
-        },
+        // lemlist's own title field, and the nine by the specification's names.
+        body: { jobTitle: v.title, ...v },
       },
     ]);
     expect(await attemptsOf(delivery.id)).toEqual([
@@ -137,7 +129,7 @@ describe('each sequencer receives the nine variables mapped from the stored lead
         company_name: v.companyName,
         job_title: v.title,
         website: v.companyWebsite,
-        custom_variables: { linkedinUrl: v.linkedinUrl, signalName: v.signalName, matchedPersona: v.matchedPersona },
+        custom_variables: v,
         skip_if_in_campaign: true,
       },
     ]);
@@ -158,13 +150,8 @@ describe('each sequencer receives the nine variables mapped from the stored lead
           first_name: v.firstName,
           last_name: v.lastName,
           company_name: v.companyName,
-          custom_fields: {
-            title: v.title,
-            linkedin_url: v.linkedinUrl,
-            company_website: v.companyWebsite,
-            signal_name: v.signalName,
-            matched_persona: v.matchedPersona,
-          },
+          website: v.companyWebsite,
+          custom_fields: v,
         },
       },
     ]);
@@ -264,6 +251,8 @@ test('the webhook and a sequencer destination of one signal both receive the sam
       lastName: sent.contact.last_name,
       companyName: sent.company.name,
       jobTitle: sent.contact.title,
+      email: sent.contact.email,
+      title: sent.contact.title,
       linkedinUrl: sent.contact.linkedin_profile_url,
       companyWebsite: sent.company.website,
       signalName: sent.signal.name,

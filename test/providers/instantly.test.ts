@@ -73,11 +73,8 @@ describe('Instantly sequencer against a local Instantly', () => {
         company_name: 'Pied Piper',
         job_title: 'CEO',
         website: 'https://piedpiper.com',
-        custom_variables: {
-          linkedinUrl: 'https://www.linkedin.com/in/richard-hendricks/',
-          signalName: 'Series A watch',
-          matchedPersona: 'Founder',
-        },
+        // The nine by the specification's names, for templates written against it.
+        custom_variables: sequencerLead(),
         skip_if_in_campaign: true,
       });
     });

@@ -77,16 +77,8 @@ describe('lemlist sequencer against a local lemlist', () => {
           campaignId: campaign._id,
           email: 'richard@piedpiper.com',
           query: { deduplicate: 'true' },
-          body: {
-            firstName: 'Richard',
-            lastName: 'Hendricks',
-            companyName: 'Pied Piper',
-            linkedinUrl: 'https://www.linkedin.com/in/richard-hendricks/',
-            jobTitle: 'CEO',
-            companyWebsite: 'https://piedpiper.com',
-            signalName: 'Series A watch',
-            matchedPersona: 'Founder',
-          },
+          // lemlist's own title field, and the nine by the specification's names.
+          body: { jobTitle: 'CEO', ...sequencerLead() },
         },
       ]);
     });

@@ -64,13 +64,9 @@ describe('Smartlead sequencer against a local Smartlead', () => {
             first_name: 'Richard',
             last_name: 'Hendricks',
             company_name: 'Pied Piper',
-            custom_fields: {
-              title: 'CEO',
-              linkedin_url: 'https://www.linkedin.com/in/richard-hendricks/',
-              company_website: 'https://piedpiper.com',
-              signal_name: 'Series A watch',
-              matched_persona: 'Founder',
-            },
+            website: 'https://piedpiper.com',
+            // The nine by the specification's names, for templates written against it.
+            custom_fields: sequencerLead(),
           },
         ],
         settings: {

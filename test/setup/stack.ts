@@ -10,6 +10,7 @@ import { createServices, type Services } from '../../src/services';
 import { startApi, type RunningApi } from '../../api/server';
 import { createWorker } from '../../worker/worker';
 import { createTestDatabase } from './database';
+import { signalReconciliationScheduleId } from '../../src/temporal/contract';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
 
@@ -87,6 +88,11 @@ export async function startStack(options: { env?: Record<string, string>; worker
     },
     async stop() {
       await stack.stopWorker();
+      // A worker process (worker/main.ts) creates its task queue's reconciliation schedule: not left firing.
+      await temporal.schedule
+        .getHandle(signalReconciliationScheduleId(config.TEMPORAL_TASK_QUEUE))
+        .delete()
+        .catch(() => undefined);
       await api.close();
       await temporal.connection.close();
       await db.destroy();

@@ -8,6 +8,7 @@ import {
   type SequencerLead,
   type VendorEndpoint,
   checkKey,
+  specificationVariables,
 } from './sequencer';
 
 export const INSTANTLY_DEFAULT_API_URL = 'https://api.instantly.ai/api/v2';
@@ -62,8 +63,9 @@ export class InstantlySequencer implements Sequencer {
   /**
    * `POST /leads` with `skip_if_in_campaign: true`. Instantly documents no response for a
    * skipped lead; a third-party client records that a skip answers 2xx without a lead `id`
-   * (secondary), so a 2xx without `id` is read as a duplicate. Custom variable values must be
-   * scalars (Instantly's lead schema): ours are all strings.
+   * (secondary), so a 2xx without `id` is read as a duplicate. Instantly's own fields carry the
+   * lead, and `custom_variables` the nine by the specification's names (values must be scalars,
+   * Instantly's lead schema: ours are all strings).
    */
   async addLead(apiKey: string, campaignId: string, lead: SequencerLead): Promise<LeadPush> {
     refuseLeadWithoutEmail(this.name, lead);
@@ -81,11 +83,7 @@ export class InstantlySequencer implements Sequencer {
         company_name: lead.companyName,
         job_title: lead.title,
         website: lead.companyWebsite,
-        custom_variables: {
-          linkedinUrl: lead.linkedinUrl,
-          signalName: lead.signalName,
-          matchedPersona: lead.matchedPersona,
-        },
+        custom_variables: specificationVariables(lead),
         skip_if_in_campaign: true,
       },
     );

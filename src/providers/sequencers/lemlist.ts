@@ -15,6 +15,7 @@ import {
   type SequencerLead,
   type VendorEndpoint,
   checkKey,
+  specificationVariables,
 } from './sequencer';
 
 export const LEMLIST_DEFAULT_API_URL = 'https://api.lemlist.com/api';
@@ -61,9 +62,9 @@ export class LemlistSequencer implements Sequencer {
   }
 
   /**
-   * `POST /campaigns/{id}/leads/{email}?deduplicate=true`: lemlist takes any JSON keys, the
-   * predefined ones (firstName, lastName, companyName, linkedinUrl) by name and the rest as custom
-   * variables. `deduplicate=true` "will not insert the lead if email address already inserted"
+   * `POST /campaigns/{id}/leads/{email}?deduplicate=true`: lemlist takes any JSON keys, its own
+   * (email, firstName, lastName, companyName, linkedinUrl, jobTitle) by name and the rest as custom
+   * variables: the nine by the specification's names, and `jobTitle` for lemlist's own title field. `deduplicate=true` "will not insert the lead if email address already inserted"
    * in another campaign. lemlist documents no status for that refusal: a 409, or a 400 whose
    * message says "already", is read as a duplicate; any other 400 stays a permanent error.
    */
@@ -76,16 +77,7 @@ export class LemlistSequencer implements Sequencer {
       'POST',
       path,
       { deduplicate: 'true' },
-      {
-        firstName: lead.firstName,
-        lastName: lead.lastName,
-        companyName: lead.companyName,
-        linkedinUrl: lead.linkedinUrl,
-        jobTitle: lead.title,
-        companyWebsite: lead.companyWebsite,
-        signalName: lead.signalName,
-        matchedPersona: lead.matchedPersona,
-      },
+      { jobTitle: lead.title, ...specificationVariables(lead) },
     );
     const reply = await vendorRequest(call);
     if (reply.status >= 200 && reply.status < 300) return { added: true, duplicate: false };

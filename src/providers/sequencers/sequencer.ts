@@ -20,6 +20,30 @@ export interface SequencerLead {
   matchedPersona: string;
 }
 
+/** The specification's variable names, in its order. */
+export const SEQUENCER_VARIABLES = [
+  'firstName',
+  'lastName',
+  'email',
+  'companyName',
+  'title',
+  'linkedinUrl',
+  'companyWebsite',
+  'signalName',
+  'matchedPersona',
+] as const satisfies ReadonlyArray<keyof SequencerLead>;
+
+/**
+ * The nine variables by the specification's names, sent to every tool as its custom variables
+ * beside its native fields, so a template written against the specification works in all three.
+ */
+export function specificationVariables(lead: SequencerLead): Record<(typeof SEQUENCER_VARIABLES)[number], string> {
+  return Object.fromEntries(SEQUENCER_VARIABLES.map((name) => [name, lead[name]])) as Record<
+    (typeof SEQUENCER_VARIABLES)[number],
+    string
+  >;
+}
+
 export type KeyCheck = { ok: true; accountLabel?: string } | { ok: false; reason: string };
 
 /** `status` is a lower-case word, normalised across vendors. */

@@ -8,6 +8,7 @@ import {
   type SequencerLead,
   type VendorEndpoint,
   checkKey,
+  specificationVariables,
 } from './sequencer';
 
 export const SMARTLEAD_DEFAULT_API_URL = 'https://server.smartlead.ai/api/v1';
@@ -44,7 +45,8 @@ export class SmartleadSequencer implements Sequencer {
    * `POST /campaigns/{id}/leads` with all three settings false, their documented defaults: block
    * and unsubscribe lists apply, and a lead already in another campaign is skipped. The guide
    * answers `added_count`/`skipped_count`; older answers carry `upload_count`, read as a fallback.
-   * A skipped lead is reported as a duplicate.
+   * A skipped lead is reported as a duplicate. Smartlead's own fields (email, names, company,
+   * website) carry the lead, and `custom_fields` the nine by the specification's names.
    */
   async addLead(apiKey: string, campaignId: string, lead: SequencerLead): Promise<LeadPush> {
     refuseLeadWithoutEmail(this.name, lead);
@@ -56,13 +58,8 @@ export class SmartleadSequencer implements Sequencer {
           first_name: lead.firstName,
           last_name: lead.lastName,
           company_name: lead.companyName,
-          custom_fields: {
-            title: lead.title,
-            linkedin_url: lead.linkedinUrl,
-            company_website: lead.companyWebsite,
-            signal_name: lead.signalName,
-            matched_persona: lead.matchedPersona,
-          },
+          website: lead.companyWebsite,
+          custom_fields: specificationVariables(lead),
         },
       ],
       settings: {

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
-import { IsNull, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AppError, conflict, notFound } from '../../errors';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
@@ -31,8 +31,9 @@ const CANCELS_AT_ONCE = 20;
 /**
  * Tells a signal's workflow what changed in PostgreSQL. Activation starts the workflow if it
  * is not running (signal-with-start, so a racing second activation cannot start two). When
- * Temporal is unreachable the change still stands: the worker reconciles active signals at
- * start-up and each workflow re-reads its signal on every evaluation.
+ * Temporal is unreachable the change still stands: the signal reconciliation (a Temporal
+ * Schedule, every 30 seconds) starts or resumes the workflow of each active signal that lacks one,
+ * and each workflow re-reads its signal on every evaluation.
  */
 export class TemporalSignalLifecycle implements SignalLifecycle {
   constructor(
@@ -43,7 +44,7 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   ) {}
 
   async statusChanged(signal: Signal, previous: SignalStatus | null): Promise<void> {
-    if (signal.status === 'active') await this.ensureRunning(signal, 'resume');
+    if (signal.status === 'active') await this.ensureRunning(signal);
     else if (previous === 'active') await this.tell(signal.id, 'pause');
   }
 
@@ -118,16 +119,6 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     );
   }
 
-  /**
-   * Makes sure every active signal has its workflow: run by the worker at start-up, so an
-   * activation made while Temporal was unreachable still takes effect.
-   */
-  async reconcileActiveSignals(): Promise<number> {
-    const active = await this.db.getRepository(Signal).find({ where: { status: 'active', deletedAt: IsNull() } });
-    for (const signal of active) await this.ensureRunning(signal, 'configChanged');
-    return active.length;
-  }
-
   workflowInput(signal: Signal): SignalWorkflowInput {
     return {
       signalId: signal.id,
@@ -138,17 +129,22 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     };
   }
 
-  /** Starts the workflow unless it runs already, and wakes it for an evaluation. */
-  async ensureRunning(signal: Signal, message: 'resume' | 'configChanged' = 'resume'): Promise<void> {
-    if (!this.temporal) return;
+  /** Starts the workflow unless it runs already, and resumes it; a failure is the reconciliation's to mend. */
+  async ensureRunning(signal: Signal): Promise<void> {
     try {
-      await this.temporal.workflow.signalWithStart(
-        signalWorkflowType,
-        this.startOptions(signal, signalWorkflowMessages[message]),
-      );
+      await this.startOrResume(signal);
     } catch (err) {
-      this.logger.warn({ err, signalId: signal.id }, 'could not reach the signal workflow; the worker reconciles it');
+      this.logger.warn(
+        { err, signalId: signal.id },
+        'could not reach the signal workflow; the signal reconciliation starts it within a minute of Temporal answering',
+      );
     }
+  }
+
+  /** Starts the workflow unless it runs already, and resumes it (an evaluation now); throws when Temporal does not answer. */
+  async startOrResume(signal: Signal): Promise<void> {
+    if (!this.temporal) return;
+    await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, signalWorkflowMessages.resume));
   }
 
   private startOptions(signal: Signal, message: SignalDefinition) {

@@ -9,4 +9,5 @@ export * from './lead';
 export * from './replay';
 export * from './search-attributes';
 export * from './signal';
+export * from './signal-reconciliation';
 export * from './task-queues';
