@@ -48,11 +48,16 @@ export interface ChildExit {
 export interface NodeChild extends Part {
   exited: Promise<ChildExit>;
   pid?: number;
+  /** Its last lines on stderr (where a crash's error goes), to quote when it dies. */
+  lastErrorLines(): string[];
 }
 
+const ERROR_TAIL_LINES = 12;
+
 /**
- * `node <script>` with our stdout and stderr. stop() sends SIGTERM, then SIGKILL after
- * `graceMs`; if this process exits first, the child is killed with it.
+ * `node <script>` with our stdout and stderr (stderr passes through us, keeping its last
+ * lines). stop() sends SIGTERM, then SIGKILL after `graceMs`; if this process exits first,
+ * the child is killed with it.
  */
 export function spawnNode(
   name: string,
@@ -63,8 +68,17 @@ export function spawnNode(
 ): NodeChild {
   const child = spawn(process.execPath, [...nodeFlags, script], {
     env,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
     detached: false,
+  });
+  const tail: string[] = [];
+  let partial = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    tail.push(...lines.filter((line) => line.trim()));
+    tail.splice(0, Math.max(0, tail.length - ERROR_TAIL_LINES));
   });
   const killOnExit = () => child.kill('SIGKILL');
   process.on('exit', killOnExit);
@@ -75,7 +89,8 @@ export function spawnNode(
 
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= terminate(child, exited, graceMs));
-  return { name, exited, stop, pid: child.pid };
+  const lastErrorLines = () => (partial.trim() ? [...tail, partial] : [...tail]).slice(-ERROR_TAIL_LINES);
+  return { name, exited, stop, pid: child.pid, lastErrorLines };
 }
 
 async function terminate(child: ChildProcess, exited: Promise<ChildExit>, graceMs: number): Promise<void> {

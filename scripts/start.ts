@@ -5,9 +5,12 @@
  * finds it.
  *
  * `npm run start:cluster` (`--cluster`): the production topology on this machine instead: the
- * full Temporal server on PostgreSQL with several history shards, two workers and two API
- * processes (PORT and PORT+1) sharing a PostgreSQL-backed rate limit. A worker that dies is
- * started again, as a process supervisor would; the other keeps working meanwhile.
+ * full Temporal server on PostgreSQL with several history shards and its Web UI server, two
+ * workers and two API processes (PORT and PORT+1) sharing a PostgreSQL-backed rate limit. A
+ * worker that dies is started again, as a process supervisor would; the other keeps working.
+ *
+ * Every fixed port is checked before anything starts, so a second instance beside this one
+ * learns at once which ports it must move and with which variable.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,8 @@ import { prepare } from '../src/bootstrap';
 import { startEmbeddedPostgres } from '../src/postgres/embedded';
 import { startTemporalDevServer } from '../src/temporal/dev-server';
 import { startTemporalClusterServer } from '../src/temporal/cluster-server';
+import { startTemporalUiServer } from '../src/temporal/ui-server';
+import { assertPortsFree, type PortClaim } from '../src/net/ports';
 import {
   onLauncherGone,
   onShutdownSignals,
@@ -39,12 +44,18 @@ const CLUSTER = process.argv.includes('--cluster');
 /** Workers and API processes of each mode. */
 const TOPOLOGY = CLUSTER ? { workers: 2, apis: 2 } : { workers: 1, apis: 1 };
 const WORKER_RESTART_DELAY_MS = 1000;
-/** Each process's `/metrics` port: API processes from here, workers from here + 10 (METRICS_PORT moves both). */
-const METRICS_PORT_BASE = Number(process.env.METRICS_PORT ?? 9464);
-const DEFAULT_POSTGRES_PORT = 54329;
-/** The local Temporal server's frontend (dev server or cluster mode); LOCAL_TEMPORAL_PORT moves it. */
-const TEMPORAL_PORT = Number(process.env.LOCAL_TEMPORAL_PORT ?? 7233);
-const TEMPORAL_UI_PORT = 8233;
+/** Where this script's listeners go; each has a variable that moves it (see {@link portSettings}). */
+interface Ports {
+  /** The first API process; the cluster's second one takes the next port. */
+  api: number;
+  /** Each process's `/metrics` port: API processes from here, workers from here + 10. */
+  metricsBase: number;
+  postgres: number;
+  /** The local Temporal server's frontend (dev server or cluster mode). */
+  temporal: number;
+  /** Its Web UI (the dev server's own, or the UI server beside the cluster). */
+  temporalUi: number;
+}
 const CHILD_STOP_GRACE_MS = 10_000;
 const API_READY_TIMEOUT_MS = 60_000;
 
@@ -82,14 +93,55 @@ function secret(envValue: string | undefined, file: string, generate: () => stri
 }
 
 /** Reports a process that ends while it should be running. */
-type Watch = (name: string, exited: Promise<ChildExit | void>) => void;
+type Watch = (name: string, exited: Promise<ChildExit | void>, lastErrorLines?: () => string[]) => void;
 
-async function database(tree: ProcessTree, watch: Watch): Promise<string> {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const port = Number(process.env.EMBEDDED_POSTGRES_PORT ?? DEFAULT_POSTGRES_PORT);
+/** A port variable's value, else its default; a typo stops the start instead of becoming NaN. */
+function portSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const port = Number(raw);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    throw new Error(`EMBEDDED_POSTGRES_PORT must be a port number, not ${process.env.EMBEDDED_POSTGRES_PORT}`);
+    throw new Error(`${name} must be a port number (1-65535), not ${raw}`);
   }
+  return port;
+}
+
+function portSettings(): Ports {
+  return {
+    api: portSetting('PORT', 3000),
+    metricsBase: portSetting('METRICS_PORT', 9464),
+    postgres: portSetting('EMBEDDED_POSTGRES_PORT', 54329),
+    temporal: portSetting('LOCAL_TEMPORAL_PORT', 7233),
+    temporalUi: portSetting('LOCAL_TEMPORAL_UI_PORT', 8233),
+  };
+}
+
+/** Every fixed port this start will listen on, with the variable that moves it. */
+function portClaims(ports: Ports): PortClaim[] {
+  const claims: PortClaim[] = [];
+  for (let i = 0; i < TOPOLOGY.apis; i++) {
+    claims.push({ port: ports.api + i, purpose: `${apiName(i)}`, movedBy: 'PORT' });
+    claims.push({ port: ports.metricsBase + i, purpose: `the metrics of ${apiName(i)}`, movedBy: 'METRICS_PORT' });
+  }
+  for (let i = 0; i < TOPOLOGY.workers; i++) {
+    const port = ports.metricsBase + 10 + i;
+    claims.push({ port, purpose: `the metrics of ${workerName(i)}`, movedBy: 'METRICS_PORT' });
+  }
+  if (!process.env.DATABASE_URL) {
+    claims.push({ port: ports.postgres, purpose: 'the embedded PostgreSQL', movedBy: 'EMBEDDED_POSTGRES_PORT' });
+  }
+  if (!process.env.TEMPORAL_ADDRESS) {
+    claims.push({ port: ports.temporal, purpose: 'the Temporal frontend', movedBy: 'LOCAL_TEMPORAL_PORT' });
+    claims.push({ port: ports.temporalUi, purpose: 'the Temporal Web UI', movedBy: 'LOCAL_TEMPORAL_UI_PORT' });
+  }
+  return claims;
+}
+
+const apiName = (i: number) => (TOPOLOGY.apis > 1 ? `API-${i + 1}` : 'API');
+const workerName = (i: number) => (TOPOLOGY.workers > 1 ? `worker-${i + 1}` : 'worker');
+
+async function database(tree: ProcessTree, watch: Watch, port: number): Promise<string> {
+  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
   const started = Date.now();
   const postgres = await startEmbeddedPostgres({
     dataDir: path.join(DATA_DIR, 'postgres'),
@@ -106,16 +158,20 @@ async function database(tree: ProcessTree, watch: Watch): Promise<string> {
   return postgres.url;
 }
 
-async function temporal(
-  tree: ProcessTree,
-  watch: Watch,
-  namespace: string,
-): Promise<{ address: string; uiUrl?: string }> {
+/** The Temporal frontend the processes use, and what the banner says of it. */
+interface TemporalServer {
+  address: string;
+  uiUrl?: string;
+  /** History shards, for the cluster mode's own server. */
+  shards?: number;
+}
+
+async function temporal(tree: ProcessTree, watch: Watch, namespace: string, ports: Ports): Promise<TemporalServer> {
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS };
   const started = Date.now();
   const server = await startTemporalDevServer({
-    port: TEMPORAL_PORT,
-    uiPort: TEMPORAL_UI_PORT,
+    port: ports.temporal,
+    uiPort: ports.temporalUi,
     dbFilename: path.join(DATA_DIR, 'temporal.db'),
     namespace,
     onLog: (line) => console.log(`[temporal] ${line}`),
@@ -131,12 +187,13 @@ async function temporalCluster(
   watch: Watch,
   databaseUrl: string,
   namespace: string,
-): Promise<{ address: string; shards: number }> {
+  ports: Ports,
+): Promise<TemporalServer> {
   if (process.env.TEMPORAL_ADDRESS) throw new Error('--cluster starts its own Temporal server: unset TEMPORAL_ADDRESS');
   const started = Date.now();
   const server = await startTemporalClusterServer({
     databaseUrl,
-    port: TEMPORAL_PORT,
+    port: ports.temporal,
     namespace,
     configDir: path.join(DATA_DIR, 'temporal-cluster'),
     onLog: (line) => console.log(`[temporal] ${line}`),
@@ -146,7 +203,19 @@ async function temporalCluster(
   log(
     `Temporal server ready on ${server.address}: ${server.shards} history shards on PostgreSQL (${Date.now() - started} ms)`,
   );
-  return server;
+  if (tree.isClosing) throw new ShuttingDown();
+  const uiStarted = Date.now();
+  const ui = await startTemporalUiServer({
+    temporalAddress: server.address,
+    port: ports.temporalUi,
+    namespace,
+    configDir: path.join(DATA_DIR, 'temporal-ui'),
+    onLog: (line) => console.log(`[temporal-ui] ${line}`),
+  });
+  tree.add({ name: 'Temporal Web UI server', stop: ui.stop });
+  watch('Temporal Web UI server', ui.exited);
+  log(`Temporal Web UI ready on ${ui.url} (${Date.now() - uiStarted} ms)`);
+  return { address: server.address, shards: server.shards, uiUrl: ui.url };
 }
 
 async function waitForApi(baseUrl: string, api: NodeChild, tree: ProcessTree): Promise<boolean> {
@@ -173,7 +242,7 @@ function startWorker(tree: ProcessTree, watch: Watch, name: string, env: NodeJS.
     spawnNode(name, path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS),
   );
   log(`${name} started (pid ${worker.pid}), metrics on ${env.METRICS_PORT}`);
-  if (!CLUSTER) return watch(worker.name, worker.exited);
+  if (!CLUSTER) return watch(worker.name, worker.exited, worker.lastErrorLines);
   void worker.exited.then(async (exit) => {
     if (tree.isClosing) return;
     log(`${name} exited (${exit.signal ?? `code ${exit.code}`}); starting it again`);
@@ -202,13 +271,10 @@ function printBanner(b: Banner): void {
     ['MCP', `${b.apiUrl}/mcp`],
     ['Operator API', `${b.apiUrl}/admin/v1`],
     ...b.otherApiUrls.map((url): [string, string] => ['Also API', `${url}  (same service, second process)`]),
-    [
-      'Temporal UI',
-      b.uiUrl ??
-        (b.shards
-          ? `(none in cluster mode: Temporal server at ${b.temporalAddress}, ${b.shards} history shards; temporal workflow list --address ${b.temporalAddress})`
-          : `(external Temporal at ${b.temporalAddress})`),
-    ],
+    ['Temporal UI', b.uiUrl ?? `(external Temporal at ${b.temporalAddress})`],
+    ...(b.shards
+      ? [['Temporal', `${b.temporalAddress}, ${b.shards} history shards on PostgreSQL`] as [string, string]]
+      : []),
   ];
   if (b.adminToken.generated)
     rows.push([
@@ -239,16 +305,18 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   const checkpoint = () => {
     if (tree.isClosing) throw new ShuttingDown();
   };
+  const ports = portSettings();
+  await assertPortsFree(portClaims(ports));
   ensureDataDir();
   const adminToken = secret(process.env.ADMIN_TOKEN, 'admin-token', () => randomBytes(32).toString('base64url'));
   const secretsKey = secret(process.env.SECRETS_KEY, 'secrets-key', () => randomBytes(32).toString('base64'));
   const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
 
-  const databaseUrl = await database(tree, watch);
+  const databaseUrl = await database(tree, watch, ports.postgres);
   checkpoint();
   const temporalServer = CLUSTER
-    ? await temporalCluster(tree, watch, databaseUrl, namespace)
-    : await temporal(tree, watch, namespace);
+    ? await temporalCluster(tree, watch, databaseUrl, namespace, ports)
+    : await temporal(tree, watch, namespace, ports);
   checkpoint();
 
   const env: NodeJS.ProcessEnv = {
@@ -260,7 +328,7 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
     ADMIN_TOKEN: adminToken.value,
     SECRETS_KEY: secretsKey.value,
     DEMO_DATA: process.env.DEMO_DATA ?? 'true',
-    PORT: process.env.PORT ?? '3000',
+    PORT: String(ports.api),
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     // Several API processes must share one budget per key.
     RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE ?? (TOPOLOGY.apis > 1 ? 'postgres' : 'memory'),
@@ -273,16 +341,16 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   checkpoint();
 
   // Started before the APIs so that /readyz, which wants a polling worker, can answer 200.
-  for (let i = 1; i <= TOPOLOGY.workers; i++) {
-    const metrics = String(METRICS_PORT_BASE + 10 + i - 1);
-    startWorker(tree, watch, TOPOLOGY.workers > 1 ? `worker-${i}` : 'worker', { ...env, METRICS_PORT: metrics });
+  for (let i = 0; i < TOPOLOGY.workers; i++) {
+    const metrics = String(ports.metricsBase + 10 + i);
+    startWorker(tree, watch, workerName(i), { ...env, METRICS_PORT: metrics });
   }
   const apiUrls: string[] = [];
   const apis: NodeChild[] = [];
   for (let i = 0; i < TOPOLOGY.apis; i++) {
-    const port = String(Number(env.PORT) + i);
-    const name = TOPOLOGY.apis > 1 ? `API-${i + 1}` : 'API';
-    const metrics = String(METRICS_PORT_BASE + i);
+    const port = String(ports.api + i);
+    const name = apiName(i);
+    const metrics = String(ports.metricsBase + i);
     const api = tree.add(
       spawnNode(
         name,
@@ -292,7 +360,7 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
       ),
     );
     log(`${name} started (pid ${api.pid}) on port ${port}, metrics on ${metrics}`);
-    watch(api.name, api.exited);
+    watch(api.name, api.exited, api.lastErrorLines);
     apis.push(api);
     apiUrls.push(`http://127.0.0.1:${port}`);
   }
@@ -303,9 +371,9 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   printBanner({
     apiUrl: apiUrls[0]!,
     otherApiUrls: apiUrls.slice(1),
-    uiUrl: 'uiUrl' in temporalServer ? temporalServer.uiUrl : undefined,
+    uiUrl: temporalServer.uiUrl,
     temporalAddress: temporalServer.address,
-    shards: 'shards' in temporalServer ? temporalServer.shards : undefined,
+    shards: temporalServer.shards,
     ready,
     adminToken,
     demo,
@@ -345,6 +413,8 @@ function main(): void {
     await startup.catch(() => undefined);
     await tree.close(log);
     printUnshownDemo(shown);
+    // Last, below the stopping lines, so the reason is what a failed start leaves on screen.
+    if (exitCode !== 0) console.error(`\n[start] ${shown.bannerPrinted ? 'stopped' : 'could not start'}: ${reason}\n`);
     process.exit(exitCode);
   };
 
@@ -357,19 +427,39 @@ function main(): void {
   );
   onLauncherGone(() => void shutdown('the launching process went away', 0));
 
-  const watch: Watch = (name, exited) => {
+  const watch: Watch = (name, exited, lastErrorLines) => {
     void exited.then((exit) => {
       if (stopping) return;
       const detail = exit ? ` (${exit.signal ?? `code ${exit.code}`})` : '';
-      void shutdown(`${name} exited unexpectedly${detail}`, 1);
+      const said = lastErrorLines?.() ?? [];
+      const quote = said.length ? `; its last error output:\n${said.map((line) => `    ${line}`).join('\n')}` : '';
+      void shutdown(`${name} exited unexpectedly${detail}${quote}`, 1);
     });
   };
   startup = startAll(tree, shown, watch);
   startup.catch((err: unknown) => {
-    if (err instanceof ShuttingDown || stopping) return;
-    console.error(`\n[start] could not start: ${(err as Error).message}\n`);
-    void shutdown('start-up failed', 1);
+    if (err instanceof ShuttingDown) return;
+    // Already stopping for another reason: this failure is likely its consequence, but say it.
+    if (stopping) return log(`a start-up step failed meanwhile: ${reasonOf(err)}`);
+    void shutdown(reasonOf(err), 1);
   });
+}
+
+/**
+ * What went wrong, in words, whatever was thrown: Node's connection errors are often an
+ * AggregateError with an empty message, and a wrapped error's cause may hold the point.
+ */
+function reasonOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err) || 'an unknown error';
+  const code = (err as NodeJS.ErrnoException).code;
+  let reason = err.message;
+  if (!reason && err instanceof AggregateError) reason = [...new Set(err.errors.map(reasonOf))].join('; ');
+  if (!reason) reason = code ? `${err.name} ${code}` : err.name;
+  if (err.cause !== undefined) {
+    const cause = reasonOf(err.cause);
+    if (!reason.includes(cause)) reason += ` (cause: ${cause})`;
+  }
+  return reason;
 }
 
 main();

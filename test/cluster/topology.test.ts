@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/data-source';
 import { requireTemporalCli } from '../../src/temporal/cli';
 import { connectTemporal } from '../../src/temporal/client';
-import { signalWorkflowId } from '../../src/temporal/contract';
+import { leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
 import { call, createAccount } from '../setup/http';
 import type { Stack } from '../setup/stack';
 import { client, createSignal, expectStatus } from '../leads/fixtures';
@@ -19,12 +19,13 @@ import {
   waitForEveryLeadDelivered,
   waitForProgress,
 } from '../faults/lead-flow';
+import { launchBrowser } from '../dashboard/browser';
 import { startClusterTopology, type ClusterTopology } from './topology';
 
 /**
  * The production topology on this machine, started the way a user starts it
  * (`npm run start:cluster`): the full Temporal server on PostgreSQL with several history
- * shards, two workers and two API processes. Run by `npm run test:cluster`.
+ * shards and its Web UI, two workers and two API processes. Run by `npm run test:cluster`.
  */
 
 const RATE_LIMIT_PER_SECOND = 20;
@@ -95,6 +96,35 @@ test('leads flow end to end through both workers; one killed mid-flow loses noth
     await flow.receiver.close();
   }
 }, 600_000);
+
+test("a lead's run opens in the Temporal Web UI beside the cluster", async () => {
+  const [lead] = (await db.query('SELECT id FROM leads ORDER BY created_at LIMIT 1')) as { id: string }[];
+  const workflowId = leadWorkflowId(lead!.id);
+
+  // The UI server's API, which its pages call: the run, from the cluster's frontend.
+  const answer = await fetch(`${cluster.uiUrl}/api/v1/namespaces/default/workflows/${encodeURIComponent(workflowId)}`);
+  expect(answer.status).toBe(200);
+  const run = (await answer.json()) as {
+    workflowExecutionInfo: { execution: { workflowId: string; runId: string }; type: { name: string } };
+  };
+  expect(run.workflowExecutionInfo.execution.workflowId).toBe(workflowId);
+  expect(run.workflowExecutionInfo.type.name).toBe('leadWorkflow');
+
+  // The page an operator opens, rendered by a real browser from the UI server's own assets.
+  const page = await fetch(`${cluster.uiUrl}/namespaces/default/workflows/${encodeURIComponent(workflowId)}`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toMatch(/<html/i);
+  const browser = await launchBrowser();
+  try {
+    const tab = await browser.newPage();
+    const { runId } = run.workflowExecutionInfo.execution;
+    await tab.goto(`${cluster.uiUrl}/namespaces/default/workflows/${encodeURIComponent(workflowId)}/${runId}/history`);
+    await tab.getByText('leadWorkflow').first().waitFor({ timeout: 30_000 });
+    expect(await tab.locator('body').innerText()).toContain(workflowId);
+  } finally {
+    await browser.close();
+  }
+});
 
 test("every process serves /metrics off the public port: the worker's with the Temporal SDK's own", async () => {
   expect([...cluster.metricsUrls.keys()].sort()).toEqual(['API-1', 'API-2', 'worker-1', 'worker-2']);

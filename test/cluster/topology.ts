@@ -15,6 +15,8 @@ export interface ClusterTopology {
   apiUrls: string[];
   temporalAddress: string;
   shards: number;
+  /** The Temporal Web UI server beside the cluster, `http://127.0.0.1:<port>`. */
+  uiUrl: string;
   /** The current process of each worker (`worker-1`, `worker-2`); a restarted worker has a new one. */
   workerPids: Map<string, number>;
   /** Each process's metrics address (`worker-1`, `API-1`, ...). */
@@ -45,6 +47,7 @@ export async function startClusterTopology(options: {
     PORT: String(port),
     METRICS_PORT: String(await metricsPortBase()),
     LOCAL_TEMPORAL_PORT: String(await findFreePort()),
+    LOCAL_TEMPORAL_UI_PORT: String(await findFreePort()),
     INTENT_LEADS_DATA_DIR: options.dataDir,
   };
   const child = spawn(process.execPath, [path.join(PROJECT, 'dist/scripts/start.js'), '--cluster'], {
@@ -62,6 +65,7 @@ class RunningTopology implements ClusterTopology {
   apiUrls: string[] = [];
   temporalAddress = '';
   shards = 0;
+  uiUrl = '';
   readonly workerPids = new Map<string, number>();
   readonly metricsUrls = new Map<string, string>();
   private readonly output: string[] = [];
@@ -95,6 +99,8 @@ class RunningTopology implements ClusterTopology {
     if (api) this.apiUrls.push(`http://127.0.0.1:${api[1]}`);
     const server = /Temporal server ready on (\S+): (\d+) history shards/.exec(line);
     if (server) [this.temporalAddress, this.shards] = [server[1]!, Number(server[2])];
+    const ui = /Temporal Web UI ready on (\S+)/.exec(line);
+    if (ui) this.uiUrl = ui[1]!;
     if (line.includes('intent-leads is running')) this.running = true;
     this.onLine?.();
   }

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { assertPortFree, findFreePort } from '../../src/net/ports';
+import { buildProject, StartScript } from './start-script';
+
+/**
+ * Issue 22, item 6: `npm start` beside another `npm start` on the same machine, each with its
+ * own ports and data directory, and a start on a taken port that says which port and which
+ * variable moves it. Runs the compiled start script, as `npm start` does.
+ */
+const START_TIMEOUT_MS = 240_000;
+
+interface Instance {
+  env: Record<string, string | undefined>;
+  ports: { api: number; metrics: number; postgres: number; temporal: number; temporalUi: number };
+  dataDir: string;
+}
+
+let workDir: string;
+const running: StartScript[] = [];
+let first: Instance;
+let second: Instance;
+
+async function instance(name: string): Promise<Instance> {
+  const ports = {
+    api: await findFreePort(),
+    metrics: await metricsPortBase(),
+    postgres: await findFreePort(),
+    temporal: await findFreePort(),
+    temporalUi: await findFreePort(),
+  };
+  const dataDir = path.join(workDir, name);
+  return {
+    ports,
+    dataDir,
+    env: {
+      NODE_ENV: 'test',
+      ADMIN_TOKEN: `admin-token-${randomBytes(12).toString('hex')}`,
+      SECRETS_KEY: randomBytes(32).toString('base64'),
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      // The machine's own servers, if the suite was pointed at any, are not this instance's.
+      DATABASE_URL: undefined,
+      TEMPORAL_ADDRESS: undefined,
+      PORT: String(ports.api),
+      METRICS_PORT: String(ports.metrics),
+      EMBEDDED_POSTGRES_PORT: String(ports.postgres),
+      LOCAL_TEMPORAL_PORT: String(ports.temporal),
+      LOCAL_TEMPORAL_UI_PORT: String(ports.temporalUi),
+      INTENT_LEADS_DATA_DIR: dataDir,
+    },
+  };
+}
+
+/** The API's metrics port and the worker's, 10 above (scripts/start.ts), both free. */
+async function metricsPortBase(): Promise<number> {
+  for (;;) {
+    const base = 40_000 + Math.floor(Math.random() * 10_000);
+    try {
+      for (const port of [base, base + 10]) await assertPortFree(port, 'a metrics listener');
+      return base;
+    } catch {
+      // Taken: try another base.
+    }
+  }
+}
+
+/** /readyz (PostgreSQL, Temporal and a polling worker) answers 200. */
+async function untilReady(apiUrl: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  let status = 0;
+  while (Date.now() < deadline) {
+    status = (await fetch(`${apiUrl}/readyz`).catch(() => undefined))?.status ?? 0;
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${apiUrl}/readyz answered ${status}, not 200, for ${START_TIMEOUT_MS / 1000}s`);
+}
+
+function start(env: Record<string, string | undefined>): StartScript {
+  const script = new StartScript(env);
+  running.push(script);
+  return script;
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(path.join(tmpdir(), 'intent-leads-side-by-side-'));
+  chmodSync(workDir, 0o711); // As root, PostgreSQL runs as "postgres" and must enter it.
+  let phase = Date.now();
+  const took = (what: string) => {
+    console.log(`[side-by-side] ${what}: ${Date.now() - phase} ms`);
+    phase = Date.now();
+  };
+  await buildProject();
+  took('npm run build');
+  first = await instance('first');
+  second = await instance('second');
+  const scripts = [start(first.env), start(second.env)];
+  await Promise.all(scripts.map((script) => script.started(START_TIMEOUT_MS)));
+  took('two instances started');
+  await Promise.all([first, second].map(({ ports }) => untilReady(`http://127.0.0.1:${ports.api}`)));
+  took('both ready');
+}, 3 * START_TIMEOUT_MS);
+
+afterAll(async () => {
+  await Promise.all(running.map((script) => script.stop()));
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+}, 120_000);
+
+describe('two instances of npm start on one machine', () => {
+  it('both answer on their own API and Web UI ports', async () => {
+    for (const { ports } of [first, second]) {
+      const health = await fetch(`http://127.0.0.1:${ports.api}/healthz`);
+      expect(health.status).toBe(200);
+      const ready = await fetch(`http://127.0.0.1:${ports.api}/readyz`);
+      expect(ready.status).toBe(200);
+
+      const ui = await fetch(`http://127.0.0.1:${ports.temporalUi}/`);
+      expect(ui.status).toBe(200);
+      expect(ui.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await ui.text()).toMatch(/<html/i);
+      // The UI serves its own server's namespace: each instance's UI reaches its own frontend.
+      const namespace = await fetch(`http://127.0.0.1:${ports.temporalUi}/api/v1/namespaces/default`);
+      expect(namespace.status).toBe(200);
+      expect(await namespace.json()).toMatchObject({ namespaceInfo: { name: 'default' } });
+    }
+  });
+
+  it('keeps each instance state in its own data directory', () => {
+    for (const { dataDir } of [first, second]) {
+      expect(existsSync(path.join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+      expect(existsSync(path.join(dataDir, 'temporal.db'))).toBe(true);
+    }
+  });
+
+  it('refuses a third start on taken ports, naming each port and the variable that moves it', async () => {
+    const third = await instance('third');
+    const started = Date.now();
+    const script = start({
+      ...third.env,
+      PORT: String(first.ports.api),
+      LOCAL_TEMPORAL_UI_PORT: String(second.ports.temporalUi),
+    });
+
+    expect(await script.exited()).toBe(1);
+    const output = script.output;
+    expect(output).toContain(`API needs 127.0.0.1:${first.ports.api}, but it is in use`);
+    expect(output).toContain('set PORT to another port');
+    expect(output).toContain(`the Temporal Web UI needs 127.0.0.1:${second.ports.temporalUi}, but it is in use`);
+    expect(output).toContain('set LOCAL_TEMPORAL_UI_PORT to another port');
+    expect(output).toMatch(/\[start\] could not start: ports are taken:/);
+    // Checked before anything starts: nothing was created, and no time went on starting servers.
+    expect(existsSync(third.dataDir)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(30_000);
+
+    // The first two are unharmed.
+    for (const { ports } of [first, second]) {
+      expect((await fetch(`http://127.0.0.1:${ports.api}/healthz`)).status).toBe(200);
+    }
+  });
+
+  it('names a taken port of a process started later (the metrics of the worker) too', async () => {
+    const third = await instance('fourth');
+    const script = start({ ...third.env, METRICS_PORT: String(first.ports.metrics) });
+
+    expect(await script.exited()).toBe(1);
+    expect(script.output).toContain(`the metrics of API needs 127.0.0.1:${first.ports.metrics}, but it is in use`);
+    expect(script.output).toContain(`the metrics of worker needs 127.0.0.1:${first.ports.metrics + 10}`);
+    expect(script.output).toContain('set METRICS_PORT to another port');
+  });
+});
