@@ -59,7 +59,7 @@ export function webhookHeaders(
 export type VerifyResult = { ok: true } | { ok: false; reason: 'missing' | 'malformed' | 'stale' | 'mismatch' };
 
 /**
- * What a receiver does (README sample, tests): recompute over the raw bytes, compare in
+ * What a receiver does (docs/receiving-webhooks.md sample, tests): recompute over the raw bytes, compare in
  * constant time, refuse timestamps outside the tolerance. The tolerance is not optional, unlike
  * stripe-node's low-level verifier, whose missing tolerance silently skips the check.
  */
