@@ -9,7 +9,7 @@ import type { DeliveryRetrySettings, LeadDelivery, ProducedLead } from '../../sr
 /**
  * A workflow run alone: a worker in the test process, on a task queue of its own on the test
  * run's dev server, whose activities are stubs the test writes and whose calls it reads back.
- * Time is real (the time-skipping test server cannot be installed here: docs/decisions/signals.md),
+ * Time is real (the time-skipping test server cannot be installed here: docs/decisions/lead-production.md),
  * so tests shorten the day-long windows through the workflows' own inputs.
  */
 
@@ -77,11 +77,15 @@ export class Gate<T> {
 }
 
 /** Polls `probe` until it answers something truthy (real time: workflows run on a real server). */
-export async function eventually<T>(probe: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
