@@ -83,9 +83,9 @@ async function evaluate(run: SignalRun, input: SignalWorkflowInput): Promise<voi
       run.delete();
       return;
     }
-    run.showStatus(
-      batch.state === 'active' ? (batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active') : 'paused',
-    );
+    // A pause that came while the batch's transaction ran wins over the `active` it read.
+    const paused = batch.state !== 'active' || run.phase === 'pausing';
+    run.showStatus(paused ? 'paused' : batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active');
     await handOff(run, input, batch.leads, batch.retry);
     if (!batch.more || run.phase !== 'evaluating') break;
     if (run.mustContinueAsNew()) {
