@@ -14,6 +14,7 @@ COPY api api
 COPY worker worker
 COPY workflows workflows
 COPY activities activities
+COPY infra infra
 COPY scripts scripts
 # Compiles, then bundles the workflows into dist/workflow-bundle.js, which the worker loads.
 RUN npm run build

@@ -25,6 +25,12 @@ const workflowImportRules = {
   ],
 };
 
+/** infra/ starts the servers scripts and tests need; the product never depends on it. */
+const noInfraImports = {
+  group: ['**/infra', '**/infra/**'],
+  message: 'infra/ (dev servers, embedded PostgreSQL) is for scripts and tests; the product never imports it.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
@@ -46,6 +52,11 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
+  {
+    // A later block that sets this rule replaces its list, so those blocks repeat noInfraImports.
+    files: ['src/**/*.ts', 'api/**/*.ts', 'worker/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noInfraImports] }] },
+  },
   { files: ['workflows/**/*.ts'], rules: workflowImportRules },
   {
     files: ['src/services/**/*.ts'],
@@ -58,6 +69,7 @@ export default tseslint.config(
               group: ['**/workflows/*', '**/workflows'],
               message: 'Services use the workflows contract (src/temporal/contract), never workflow code.',
             },
+            noInfraImports,
           ],
         },
       ],
@@ -76,6 +88,7 @@ export default tseslint.config(
               message:
                 'Providers sit below the services: they receive narrow interfaces and config, never src/services.',
             },
+            noInfraImports,
           ],
         },
       ],

@@ -35,7 +35,7 @@ import {
 } from './bench/report';
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
-import { findFreePort } from '../src/net/ports';
+import { findFreePort } from '../infra/net/ports';
 import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
 
 interface Options {

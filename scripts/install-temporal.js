@@ -2,9 +2,9 @@
 /*
  * postinstall: makes sure `npm start` and `npm test` have a `temporal` CLI (dev server + Web UI).
  *
- * Finds one in the order src/temporal/cli.ts uses at run time (TEMPORAL_CLI_PATH, PATH, the
+ * Finds one in the order infra/temporal/cli.ts uses at run time (TEMPORAL_CLI_PATH, PATH, the
  * per-user cache) and otherwise builds the pinned version with Go into that cache. This file
- * repeats the version and the cache path of src/temporal/cli.ts because it runs during
+ * repeats the version and the cache path of infra/temporal/cli.ts because it runs during
  * `npm ci`, before `tsc` has compiled anything and without any dependency; keep both in step.
  *
  * It never fails the install: a machine may supply TEMPORAL_CLI_PATH later, and the run-time

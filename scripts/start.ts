@@ -18,11 +18,11 @@ import { userInfo } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepare } from '../src/bootstrap';
-import { startEmbeddedPostgres } from '../src/postgres/embedded';
-import { startTemporalDevServer } from '../src/temporal/dev-server';
-import { startTemporalClusterServer } from '../src/temporal/cluster-server';
-import { startTemporalUiServer } from '../src/temporal/ui-server';
-import { assertPortsFree, type PortClaim } from '../src/net/ports';
+import { startEmbeddedPostgres } from '../infra/postgres/embedded';
+import { startTemporalDevServer } from '../infra/temporal/dev-server';
+import { startTemporalClusterServer } from '../infra/temporal/cluster-server';
+import { startTemporalUiServer } from '../infra/temporal/ui-server';
+import { assertPortsFree, type PortClaim } from '../infra/net/ports';
 import {
   onLauncherGone,
   onShutdownSignals,

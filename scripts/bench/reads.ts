@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Client as PgClient } from 'pg';
 import { buildLeadPayload } from '../../src/services/leads/payload';
 import type { Candidate } from '../../src/services/leads/candidate';
-import { findFreePort } from '../../src/net/ports';
+import { findFreePort } from '../../infra/net/ports';
 import { call, createAccount, expectStatus } from './http';
 import type { BenchStack } from './stack';
 import { cpuReading, type CpuMeters } from './cpu';

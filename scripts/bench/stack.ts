@@ -12,10 +12,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { prepare } from '../../src/bootstrap';
-import { findFreePort } from '../../src/net/ports';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded';
-import { startTemporalDevServer } from '../../src/temporal/dev-server';
-import { startTemporalClusterServer, TEMPORAL_SERVER_VERSION } from '../../src/temporal/cluster-server';
+import { findFreePort } from '../../infra/net/ports';
+import { startEmbeddedPostgres } from '../../infra/postgres/embedded';
+import { startTemporalDevServer } from '../../infra/temporal/dev-server';
+import { startTemporalClusterServer, TEMPORAL_SERVER_VERSION } from '../../infra/temporal/cluster-server';
 import { WORKER_NODE_FLAGS } from '../../worker/node-flags';
 import { benchCpuSeconds, cpuSecondsOf, findPid, machineBusySeconds, postgresCpuSeconds, type CpuMeters } from './cpu';
 

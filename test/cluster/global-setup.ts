@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded';
+import { startEmbeddedPostgres } from '../../infra/postgres/embedded';
 import type { TestInfrastructure } from '../setup/global-teardown';
 
 /**

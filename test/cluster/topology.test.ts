@@ -5,7 +5,7 @@ import type { Client as TemporalClient } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/data-source';
-import { requireTemporalCli } from '../../src/temporal/cli';
+import { requireTemporalCli } from '../../infra/temporal/cli';
 import { connectTemporal } from '../../src/temporal/client';
 import { leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
 import { call, createAccount } from '../setup/http';

@@ -2,7 +2,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { assertPortFree, findFreePort } from '../../src/net/ports';
+import { assertPortFree, findFreePort } from '../../infra/net/ports';
 import { TEST_ADMIN_TOKEN } from '../setup/stack';
 
 const PROJECT = path.resolve(__dirname, '../..');

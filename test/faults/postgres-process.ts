@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { EmbeddedPostgresOptions } from '../../src/postgres/embedded';
+import type { EmbeddedPostgresOptions } from '../../infra/postgres/embedded';
 
 /**
  * `startEmbeddedPostgres` run in a Node process of its own. Inside a jest test file it cannot
@@ -23,7 +23,7 @@ require.extensions['.ts'] = (module, filename) => {
   });
   module._compile(code, filename);
 };
-const { startEmbeddedPostgres } = require(${JSON.stringify(path.join(PROJECT, 'src/postgres/embedded.ts'))});
+const { startEmbeddedPostgres } = require(${JSON.stringify(path.join(PROJECT, 'infra/postgres/embedded.ts'))});
 const options = JSON.parse(process.argv[process.argv.length - 1]);
 startEmbeddedPostgres(options).then(
   (server) => {

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack } from '../setup/stack';
-import { findFreePort } from '../../src/net/ports';
+import { findFreePort } from '../../infra/net/ports';
 import { migrate } from '../../src/db/data-source';
 import {
   FAULT_ENV,

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
-import { startTemporalDevServer, type RunningDevServer } from '../../src/temporal/dev-server';
-import { findFreePort } from '../../src/net/ports';
+import { startTemporalDevServer, type RunningDevServer } from '../../infra/temporal/dev-server';
+import { findFreePort } from '../../infra/net/ports';
 import { ScheduleOverlapPolicy } from '@temporalio/client';
 import {
   signalReconciliationScheduleId,

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningWorker, type Stack } from '../setup/stack';
-import { startTemporalDevServer, type RunningDevServer } from '../../src/temporal/dev-server';
-import { findFreePort } from '../../src/net/ports';
+import { startTemporalDevServer, type RunningDevServer } from '../../infra/temporal/dev-server';
+import { findFreePort } from '../../infra/net/ports';
 import {
   FAULT_ENV,
   activateSignal,

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, chmodSync, existsSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { closedToOtherUsers, startEmbeddedPostgres } from '../../src/postgres/embedded';
+import { closedToOtherUsers, startEmbeddedPostgres } from '../../infra/postgres/embedded';
 
 /**
  * As root, embedded PostgreSQL runs as the "postgres" user; a project in a directory that user

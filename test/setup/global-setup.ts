@@ -2,8 +2,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { startEmbeddedPostgres } from '../../src/postgres/embedded';
-import { startTemporalDevServer } from '../../src/temporal/dev-server';
+import { startEmbeddedPostgres } from '../../infra/postgres/embedded';
+import { startTemporalDevServer } from '../../infra/temporal/dev-server';
 import { prepareTestTemplate } from './database';
 import globalTeardown, { type TestInfrastructure } from './global-teardown';
 

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
-import type { RunningPostgres } from '../../src/postgres/embedded';
-import type { RunningDevServer } from '../../src/temporal/dev-server';
+import type { RunningPostgres } from '../../infra/postgres/embedded';
+import type { RunningDevServer } from '../../infra/temporal/dev-server';
 
 /** What global-setup started; jest runs setup and teardown in the same process. */
 export interface TestInfrastructure {

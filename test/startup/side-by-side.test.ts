@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { assertPortFree, findFreePort } from '../../src/net/ports';
+import { assertPortFree, findFreePort } from '../../infra/net/ports';
 import { buildProject, StartScript } from './start-script';
 
 /**

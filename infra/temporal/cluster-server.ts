@@ -9,7 +9,7 @@ import { Client as PgClient } from 'pg';
 import { findFreePort, findFreePortBetween } from '../net/ports';
 import { temporalCliCacheDir } from './cli';
 import { SERVER_DYNAMIC_CONFIG } from './dev-server';
-import { registerSearchAttributes } from './search-attribute-registration';
+import { registerSearchAttributes } from '../../src/temporal/search-attribute-registration';
 import { superviseServerProcess } from './server-process';
 
 /**

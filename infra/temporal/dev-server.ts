@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import { assertPortFree, findFreePort } from '../net/ports';
 import { findTemporalCli, missingTemporalCliMessage } from './cli';
-import { devServerSearchAttributeFlags, searchAttributeKeys } from './contract/search-attributes';
+import { devServerSearchAttributeFlags, searchAttributeKeys } from '../../src/temporal/contract/search-attributes';
 import { superviseServerProcess } from './server-process';
 
 export interface DevServerOptions {
