@@ -276,3 +276,42 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_0
   }
   throw new Error('condition not met in time');
 }
+
+test('a burst of new postings (5 published within 7 days) is one recruitment_campaign event; old postings do not count', async () => {
+  await unlinkAll();
+  await linkBoard('gamma', 'greenhouse', 'burst');
+  const recent = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+  const jobs = [
+    greenhouseJob(9001, 'Account Executive', 'Paris', recent(1)),
+    greenhouseJob(9002, 'Sales Engineer', 'Paris', recent(2)),
+    greenhouseJob(9003, 'SDR', 'Paris', recent(3)),
+    greenhouseJob(9004, 'Old Role A', 'Paris', recent(60)),
+    greenhouseJob(9005, 'Old Role B', 'Paris', recent(90)),
+  ];
+  greenhouse.answer(ghPath('burst'), { json: greenhouseBoard(jobs) });
+  await runSource();
+  const campaigns = () =>
+    stack.db.query(`SELECT id, data FROM events WHERE company_id = 'gamma' AND type = 'recruitment_campaign'`);
+  expect(await campaigns()).toEqual([]);
+
+  greenhouse.answer(ghPath('burst'), {
+    json: greenhouseBoard([
+      ...jobs,
+      greenhouseJob(9006, 'Customer Success Manager', 'Lyon', recent(0.5)),
+      greenhouseJob(9007, 'Head of Sales', 'Lyon', recent(0.2)),
+    ]),
+  });
+  await runSource();
+  await runSource();
+  const found = await campaigns();
+  expect(found).toEqual([
+    {
+      id: `job-boards:recruitment_campaign:gamma:${new Date().toISOString().slice(0, 10)}`,
+      data: expect.objectContaining({
+        job_offer_title: '5 new job postings in 7 days',
+        job_offer_source: 'Greenhouse',
+        job_offer_description: 'Customer Success Manager\nHead of Sales',
+      }),
+    },
+  ]);
+});

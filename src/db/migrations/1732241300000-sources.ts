@@ -40,6 +40,7 @@ export class Sources1732241300000 implements MigrationInterface {
         token text NOT NULL,
         job_id text NOT NULL,
         event_id text NOT NULL,
+        published_on date,
         first_seen_at timestamptz NOT NULL DEFAULT now(),
         closed_at timestamptz,
         PRIMARY KEY (ats, token, job_id)

@@ -11,6 +11,13 @@ import type { IntentSource } from './intent-source';
 const BOARDS_PER_PAGE = 25;
 /** An event's text field holds at most this many characters (records.ts). */
 const MAX_TEXT = 20_000;
+/**
+ * A recruitment campaign: at least this many open postings of one company published within
+ * {@link BURST_WINDOW_DAYS} days, at most one campaign event per {@link BURST_QUIET_DAYS} days.
+ */
+export const BURST_POSTINGS = 5;
+export const BURST_WINDOW_DAYS = 7;
+export const BURST_QUIET_DAYS = 30;
 
 export interface JobBoardLink {
   companyId: string;
@@ -98,18 +105,64 @@ export class JobBoards implements IntentSource {
     }
     const jobIds = document.postings.map((posting) => posting.jobId);
     await this.db.query(
-      `INSERT INTO job_postings_seen (ats, token, job_id, event_id)
-       SELECT $1, $2, job_id, $1 || ':' || $2 || ':' || job_id FROM unnest($3::text[]) AS job_id
+      `INSERT INTO job_postings_seen (ats, token, job_id, event_id, published_on)
+       SELECT $1, $2, p.job_id, $1 || ':' || $2 || ':' || p.job_id, nullif(p.day, '')::date
+       FROM unnest($3::text[], $4::text[]) AS p(job_id, day)
        ON CONFLICT (ats, token, job_id) DO UPDATE SET closed_at = NULL`,
-      [ats, token, jobIds],
+      [ats, token, jobIds, document.postings.map((posting) => posting.publishedDay)],
     );
     await this.db.query(
       `UPDATE job_postings_seen SET closed_at = now()
        WHERE ats = $1 AND token = $2 AND closed_at IS NULL AND NOT (job_id = ANY($3::text[]))`,
       [ats, token, jobIds],
     );
+    const campaign = fresh.length > 0 ? await this.recruitmentCampaign(board.company_id, platform.name, fresh) : 0;
     await this.fetcher.remember(url, answer.validators);
-    return this.synced(ats, token, result.accepted);
+    return this.synced(ats, token, result.accepted + campaign);
+  }
+
+  /**
+   * A burst of hiring: {@link BURST_POSTINGS} open postings of the company (all its boards)
+   * published in the last {@link BURST_WINDOW_DAYS} days make one `recruitment_campaign` event,
+   * unless one was made in the last {@link BURST_QUIET_DAYS} days. Its id names the company and
+   * the day, so a repeated poll that day adds nothing.
+   */
+  private async recruitmentCampaign(companyId: string, platform: string, fresh: JobPosting[]): Promise<number> {
+    const [burst] = await this.db.query(
+      `SELECT
+         (SELECT count(*)::int FROM job_postings_seen s JOIN company_job_boards b USING (ats, token)
+          WHERE b.company_id = $1 AND s.closed_at IS NULL
+            AND coalesce(s.published_on, s.first_seen_at::date) > current_date - $2::int) AS postings,
+         EXISTS (SELECT 1 FROM events WHERE company_id = $1 AND type = 'recruitment_campaign'
+                 AND occurred_at > now() - make_interval(days => $3::int)) AS recent`,
+      [companyId, BURST_WINDOW_DAYS, BURST_QUIET_DAYS],
+    );
+    if (burst.postings < BURST_POSTINGS || burst.recent) return 0;
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const latest = fresh[fresh.length - 1]!;
+    const result = await this.ingestion.ingest([
+      {
+        kind: 'event',
+        id: `job-boards:recruitment_campaign:${companyId}:${today}`,
+        type: 'recruitment_campaign',
+        occurredAt: now.toISOString(),
+        companyId,
+        data: {
+          job_offer_url: latest.url.slice(0, MAX_TEXT),
+          job_offer_title: `${burst.postings} new job postings in ${BURST_WINDOW_DAYS} days`,
+          job_offer_location: latest.location.slice(0, MAX_TEXT),
+          job_offer_description: fresh
+            .map((posting) => posting.title)
+            .join('\n')
+            .slice(0, MAX_TEXT),
+          job_offer_source: platform,
+          job_offer_date: today,
+          job_offer_published_date: today,
+        },
+      } satisfies EventRecordInput,
+    ]);
+    return result.accepted;
   }
 
   private async synced(ats: string, token: string, records: number): Promise<SourceItemResult> {
