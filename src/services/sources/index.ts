@@ -1,4 +1,7 @@
-import type { ServiceDeps } from '..';
+import type { DataSource } from 'typeorm';
+import type { Client } from '@temporalio/client';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
 import type { Ingestion } from '../ingestion/ingestion';
 import { JobBoards } from './job-boards';
 import { PoliteFetch } from './polite-fetch';
@@ -6,7 +9,10 @@ import { SourceSchedules } from './schedules';
 import { Sources } from './sources';
 
 /** The intent sources (docs/sources.md), their one polite fetcher and their schedules. */
-export function createSources(deps: ServiceDeps, ingestion: Ingestion) {
+export function createSources(
+  deps: { db: DataSource; config: Config; logger: Logger; temporal?: Client },
+  ingestion: Ingestion,
+) {
   const politeFetch = new PoliteFetch(deps.db, deps.config);
   const jobBoards = new JobBoards(deps.db, ingestion, politeFetch);
   const schedules = new SourceSchedules(
