@@ -4,6 +4,7 @@ import type { DeliveryRetrySettings, RecordHandOff, ReplayCursor } from '../src/
 import type { Backoff } from '../src/services/deliveries/backoff';
 import { enrichmentActivities } from './enrichment';
 import { signalReconciliationActivities } from './signal-reconciliation';
+import { sourceActivities } from './sources';
 
 /**
  * Longest wait for a throttled webhook endpoint's next send slot inside one attempt (a local
@@ -21,6 +22,7 @@ export function createActivities(services: Services) {
   return {
     ...enrichmentActivities(services),
     ...signalReconciliationActivities(services),
+    ...sourceActivities(services),
     /**
      * One production batch of the signal (a PostgreSQL transaction: leads, their charges,
      * counters), with the delivery settings of this process for the lead workflows it starts.

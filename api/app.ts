@@ -12,6 +12,7 @@ import { mountRoutes, type Access, type AnyRoute } from './route';
 import { buildOpenApiDocument } from './openapi';
 import { healthRoutes } from './routes/health';
 import { adminRoutes } from './routes/admin';
+import { adminSourceRoutes } from './routes/admin-sources';
 import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest';
 import { publicApiRoutes } from './routes/public-api';
 import { mountToolServer } from './mcp/tool-server';
@@ -58,7 +59,11 @@ export async function createApp(services: Services): Promise<ApiApp> {
   router.get('/api/v1/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
-  mountRoutes(router, [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services)], guards);
+  mountRoutes(
+    router,
+    [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services), ...adminSourceRoutes(services)],
+    guards,
+  );
   // The assistant tool server at /mcp: same keys, rate limit and permissions as the REST twins of its tools.
   const authorization = new AssistantAuthorization(services);
   mountToolServer(router, services, rateLimit, publicRoutes, authorization);

@@ -112,6 +112,39 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .min(0)
       .max(1_000_000)
       .default(production ? 0 : 100),
+    /**
+     * The contact address every source request names in its User-Agent (fair use: a vendor that
+     * minds our traffic can write). Required in production.
+     */
+    SOURCES_CONTACT_EMAIL: production
+      ? z.email({ error: 'required when NODE_ENV=production: an email address such as ops@leads.example.com' })
+      : optionalText.pipe(z.email().optional()).transform((v) => v ?? 'sources@localhost'),
+    /**
+     * Hosts a source reaches, sent elsewhere (tests, staging): `boards-api.greenhouse.io=http://127.0.0.1:4010,...`.
+     * Path and query are kept; politeness and parsing stay those of the real host.
+     */
+    SOURCES_HOST_MAP: optionalText.transform((v, ctx) => {
+      const map = new Map<string, string>();
+      for (const pair of (v ?? '')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const [host, target] = pair.split(/=(.*)/s);
+        if (!host || !target || !/^https?:\/\/[^/]+$/.test(target.replace(/\/+$/, ''))) {
+          ctx.addIssue({ code: 'custom', message: `"${pair}" must be host=http(s)://address[:port]` });
+          return z.NEVER;
+        }
+        map.set(host.toLowerCase(), target.replace(/\/+$/, ''));
+      }
+      return map;
+    }),
+    /** The least time between two requests to one host, across every worker. */
+    SOURCES_HOST_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
+    SOURCES_TIMEOUT_MS: int(15_000),
+    /** Larger answers are cut off and counted as the source's error (a whole Ashby board is a few MB). */
+    SOURCES_MAX_RESPONSE_BYTES: int(20_000_000),
+    /** How often the job-boards source polls every known board. */
+    JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

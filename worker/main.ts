@@ -52,6 +52,10 @@ async function main(): Promise<void> {
       { active: reconciled.active, started: reconciled.started.length },
       'active signals have their workflows',
     );
+  // Each source's schedule; with no boards known a run lists nothing and ends at once.
+  await services.sources.schedules.ensure(services.sources.names).catch((err: unknown) => {
+    logger.warn({ err }, 'could not create the sources schedules; the next worker start tries again');
+  });
   const demoFeed = config.DEMO_DATA
     ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL })
     : undefined;

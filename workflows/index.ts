@@ -4,3 +4,4 @@ export { bulkEnrichmentWorkflow } from './bulk-enrichment';
 export { phoneLookupWorkflow } from './phone-lookup';
 export { replayWorkflow } from './replay';
 export { signalReconciliationWorkflow } from './signal-reconciliation';
+export { sourceSyncWorkflow } from './source-sync';

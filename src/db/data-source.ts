@@ -20,6 +20,7 @@ import { CrmOAuth1732240900000 } from './migrations/1732240900000-crm-oauth';
 import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assistant-sign-in';
 import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
+import { Sources1732241300000 } from './migrations/1732241300000-sources';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -38,6 +39,7 @@ export const migrations = [
   AssistantSignIn1732241000000,
   OAuthHashedRecords1732241100000,
   SignInAttempts1732241200000,
+  Sources1732241300000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

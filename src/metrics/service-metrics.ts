@@ -107,5 +107,31 @@ export class ServiceMetrics {
         for (const row of rows) this.set({ operation: row.operation }, row.credits);
       },
     });
+    new Gauge({
+      name: `${PREFIX}source_records`,
+      help: 'Records an intent source has ingested so far, by source (service-wide, from PostgreSQL)',
+      labelNames: ['source'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        const rows: { name: string; n: number }[] = await db.query(
+          `SELECT name, records_ingested::float AS n FROM sources`,
+        );
+        for (const row of rows) this.set({ source: row.name }, row.n);
+      },
+    });
+    new Gauge({
+      name: `${PREFIX}source_errors`,
+      help: 'Errors an intent source has met so far (a board, a page), by source (service-wide, from PostgreSQL)',
+      labelNames: ['source'] as const,
+      registers,
+      async collect() {
+        this.reset();
+        const rows: { name: string; n: number }[] = await db.query(
+          `SELECT name, errors_count::float AS n FROM sources`,
+        );
+        for (const row of rows) this.set({ source: row.name }, row.n);
+      },
+    });
   }
 }

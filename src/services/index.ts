@@ -35,6 +35,7 @@ import { AssistantRegistrations } from './assistant-registrations';
 import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
+import { createSources } from './sources';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -109,6 +110,7 @@ export function createServices(deps: ServiceDeps) {
   };
   return {
     ...services,
+    ...createSources(deps, services.ingestion),
     webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deps.temporal),
   };
 }

@@ -38,7 +38,12 @@ test('starter credits of a sign-up: 100 outside production, 0 in production, or 
     SECRETS_KEY: Buffer.alloc(32).toString('base64'),
   };
   expect(loadConfig({ ...base, NODE_ENV: 'development' }).STARTER_CREDITS).toBe(100);
-  const production = { ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://leads.example.com' };
+  const production = {
+    ...base,
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://leads.example.com',
+    SOURCES_CONTACT_EMAIL: 'ops@leads.example.com',
+  };
   expect(loadConfig(production).STARTER_CREDITS).toBe(0);
   expect(loadConfig({ ...production, STARTER_CREDITS: '25' }).STARTER_CREDITS).toBe(25);
 });

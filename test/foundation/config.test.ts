@@ -15,9 +15,10 @@ test('in production PUBLIC_URL is required: without it the service refuses to st
   // Compose files pass an unset variable as empty: that is unset too.
   expect(() => loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: '' })).toThrow(/PUBLIC_URL/);
   expect(() => loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: 'leads.example.com' })).toThrow(/PUBLIC_URL/);
-  expect(loadConfig({ ...base, NODE_ENV: 'production', PUBLIC_URL: 'https://leads.example.com/' }).PUBLIC_URL).toBe(
-    'https://leads.example.com',
-  );
+  const contact = { SOURCES_CONTACT_EMAIL: 'ops@leads.example.com' };
+  expect(
+    loadConfig({ ...base, ...contact, NODE_ENV: 'production', PUBLIC_URL: 'https://leads.example.com/' }).PUBLIC_URL,
+  ).toBe('https://leads.example.com');
 });
 
 test('outside production PUBLIC_URL stays optional: each request says its own address', () => {

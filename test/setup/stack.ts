@@ -93,6 +93,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
         .getHandle(signalReconciliationScheduleId(config.TEMPORAL_TASK_QUEUE))
         .delete()
         .catch(() => undefined);
+      await services.sources.schedules.deleteAll(services.sources.names);
       await api.close();
       await temporal.connection.close();
       await db.destroy();

@@ -10,4 +10,5 @@ export * from './replay';
 export * from './search-attributes';
 export * from './signal';
 export * from './signal-reconciliation';
+export * from './source-sync';
 export * from './task-queues';

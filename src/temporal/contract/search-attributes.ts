@@ -11,6 +11,8 @@ export const LeadIdKey = defineSearchAttributeKey('LeadId', SearchAttributeType.
 export const RoutesKey = defineSearchAttributeKey('Routes', SearchAttributeType.KEYWORD_LIST);
 /** A signal workflow's state: `active`, `paused` or `credits_exhausted`; lists every paused signal in one query. */
 export const SignalStatusKey = defineSearchAttributeKey('SignalStatus', SearchAttributeType.KEYWORD);
+/** The intent source a sync run is of, e.g. `job-boards`: the Web UI finds a source's runs by it. */
+export const SourceNameKey = defineSearchAttributeKey('SourceName', SearchAttributeType.KEYWORD);
 
 /** Every custom attribute the workflows set; a server must have all of them registered. */
 export const searchAttributeKeys = [
@@ -20,6 +22,7 @@ export const searchAttributeKeys = [
   LeadIdKey,
   RoutesKey,
   SignalStatusKey,
+  SourceNameKey,
 ] as const;
 
 /** `temporal server start-dev` arguments that register {@link searchAttributeKeys}. */

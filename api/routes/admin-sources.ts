@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Services } from '../../src/services';
+import { errorEnvelope } from '../schemas/common';
+import { defineRoute } from '../route';
+
+const admin = { kind: 'admin' } as const;
+const tags = ['operator'];
+const errors = {
+  401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
+  404: { description: 'Unknown source', schema: errorEnvelope },
+};
+
+const sourceStatus = z.object({
+  name: z.string(),
+  enabled: z.boolean(),
+  running: z.boolean().meta({ description: 'A run started and has not finished (or was killed and resumes next run)' }),
+  lastRunStartedAt: z.string().nullable(),
+  lastRunFinishedAt: z.string().nullable(),
+  nextRunAt: z.string().nullable().meta({ description: "From the source's Temporal Schedule; null while disabled" }),
+  recordsIngested: z.number(),
+  errors: z.number(),
+  lastError: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+});
+const nameParam = z.object({ name: z.string().min(1).max(100) });
+
+export const jobBoardBody = z.strictObject({
+  ats: z.string().min(1).max(50).meta({ description: 'The platform: greenhouse, lever or ashby' }),
+  token: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9._-]+$/, 'must be the board token of the hosted careers page, e.g. "acme"'),
+});
+
+/** The operator's view of the intent sources (docs/sources.md). */
+export function adminSourceRoutes(services: Services) {
+  const { sources, jobBoards } = services;
+  const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
+    defineRoute({
+      method: 'post',
+      path: `/admin/v1/sources/{name}/${verb}`,
+      operationId: `adminSource${verb[0]!.toUpperCase()}${verb.slice(1)}`,
+      summary,
+      tags,
+      access: admin,
+      params: nameParam,
+      responses: { 200: { description: 'The source now', schema: sourceStatus }, ...errors },
+      handle: ({ params }) => run(params.name),
+    });
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/admin/v1/sources',
+      operationId: 'adminListSources',
+      summary: 'The intent sources: enabled, last and next run, records and errors',
+      tags,
+      access: admin,
+      responses: { 200: { description: 'Every source', schema: z.object({ data: z.array(sourceStatus) }) }, ...errors },
+      handle: async () => ({ data: await sources.list() }),
+    }),
+    action('run', 'Run the source now (through its schedule)', (name) => sources.runNow(name)),
+    action('enable', 'Enable the source and unpause its schedule', (name) => sources.setEnabled(name, true)),
+    action('disable', 'Disable the source and pause its schedule', (name) => sources.setEnabled(name, false)),
+    action('backfill', 'Forget the cursor of an unfinished run and run from the first item', (name) =>
+      sources.backfill(name),
+    ),
+    defineRoute({
+      method: 'put',
+      path: '/admin/v1/companies/{companyId}/job-board',
+      operationId: 'adminSetCompanyJobBoard',
+      summary: 'Link a stored company to its public job board, which the job-boards source then polls',
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      body: jobBoardBody,
+      responses: {
+        200: {
+          description: 'Linked',
+          schema: z.object({ companyId: z.string(), ats: z.string(), token: z.string() }),
+        },
+        401: errors[401],
+        404: { description: 'Unknown company', schema: errorEnvelope },
+        422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
+      },
+      handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
+    }),
+  ];
+}

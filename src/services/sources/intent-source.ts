@@ -1,0 +1,11 @@
+import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
+
+/**
+ * A source of intent events: the items it visits (boards, sites, feeds) in a stable order a
+ * cursor can resume from, and how one item is synced. Each source is one file of this shape.
+ */
+export interface IntentSource {
+  readonly name: string;
+  items(after: SourceCursor): Promise<SourceItemsPage>;
+  sync(item: string): Promise<SourceItemResult>;
+}

@@ -1,0 +1,215 @@
+import type { DataSource } from 'typeorm';
+import { notFound, validationError } from '../../errors';
+import { JOB_BOARD_PLATFORMS, type JobPosting } from '../../providers/sources/job-boards';
+import type { EventRecordInput } from '../../providers/data/records';
+import type { Ingestion } from '../ingestion/ingestion';
+import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
+import type { PoliteFetch } from './polite-fetch';
+import type { IntentSource } from './intent-source';
+
+/** Boards listed per page of a run. */
+const BOARDS_PER_PAGE = 25;
+/** An event's text field holds at most this many characters (records.ts). */
+const MAX_TEXT = 20_000;
+/**
+ * A recruitment campaign: at least this many open postings of one company published within
+ * {@link BURST_WINDOW_DAYS} days, at most one campaign event per {@link BURST_QUIET_DAYS} days.
+ */
+export const BURST_POSTINGS = 5;
+export const BURST_WINDOW_DAYS = 7;
+export const BURST_QUIET_DAYS = 30;
+
+export interface JobBoardLink {
+  companyId: string;
+  ats: string;
+  token: string;
+}
+
+/**
+ * The `job-boards` source: polls each company's public job board, diffs it by the platform's
+ * job id against the postings seen before, and ingests each new posting as a `job_offers`
+ * event (id `<ats>:<token>:<jobId>`, so a posting is ingested once however often it is read).
+ * Postings gone from the board are marked closed, never turned into leads.
+ */
+export class JobBoards implements IntentSource {
+  readonly name = 'job-boards';
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly ingestion: Ingestion,
+    private readonly fetcher: PoliteFetch,
+  ) {}
+
+  /** Links a stored company to its board (an operator, an ingest, later the company-profiles source). */
+  async link(board: JobBoardLink): Promise<JobBoardLink> {
+    if (!JOB_BOARD_PLATFORMS.has(board.ats)) {
+      throw validationError([
+        { field: 'ats', message: `must be one of ${[...JOB_BOARD_PLATFORMS.keys()].map((a) => `"${a}"`).join(', ')}` },
+      ]);
+    }
+    const [company] = await this.db.query(`SELECT id FROM companies WHERE id = $1`, [board.companyId]);
+    if (!company) throw notFound('Company');
+    await this.db.query(
+      `INSERT INTO company_job_boards (ats, token, company_id) VALUES ($1, $2, $3)
+       ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id`,
+      [board.ats, board.token, board.companyId],
+    );
+    return board;
+  }
+
+  async items(after: SourceCursor): Promise<SourceItemsPage> {
+    const [ats, token] = after === null ? ['', ''] : splitItem(after);
+    const rows: { ats: string; token: string }[] = await this.db.query(
+      `SELECT ats, token FROM company_job_boards WHERE (ats, token) > ($1, $2) ORDER BY ats, token LIMIT $3`,
+      [ats, token, BOARDS_PER_PAGE],
+    );
+    const items = rows.map((row) => `${row.ats}:${row.token}`);
+    return { items, next: rows.length < BOARDS_PER_PAGE ? null : items[items.length - 1]! };
+  }
+
+  /** One board: fetched, parsed, diffed, its new postings ingested. A board's failure is its answer, not a throw. */
+  async sync(item: string): Promise<SourceItemResult> {
+    const [ats, token] = splitItem(item);
+    const platform = JOB_BOARD_PLATFORMS.get(ats);
+    const [board] = await this.db.query(`SELECT company_id FROM company_job_boards WHERE ats = $1 AND token = $2`, [
+      ats,
+      token,
+    ]);
+    if (!platform || !board) return { records: 0 };
+    const url = platform.boardUrl(token);
+    const answer = await this.fetcher.get(url);
+    if (answer.status === 'not-modified') return this.synced(ats, token, 0);
+    if (answer.status === 'failed')
+      return this.failed(ats, token, `${platform.name} board "${token}": ${answer.error}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(answer.body);
+    } catch (err) {
+      return this.failed(ats, token, `${platform.name} board "${token}": not JSON: ${(err as Error).message}`);
+    }
+    const document = platform.parse(body);
+    if ('problem' in document) return this.failed(ats, token, `${platform.name} board "${token}": ${document.problem}`);
+
+    const seen: { job_id: string }[] = await this.db.query(
+      `SELECT job_id FROM job_postings_seen WHERE ats = $1 AND token = $2`,
+      [ats, token],
+    );
+    const known = new Set(seen.map((row) => row.job_id));
+    const fresh = document.postings.filter((posting) => !known.has(posting.jobId));
+    const events = fresh.map((posting) => jobOfferEvent(platform.name, ats, token, board.company_id, posting));
+    // Events first, then the postings seen: a run killed in between reads the board again and the
+    // events' ids make the second ingest a no-op.
+    const result = await this.ingestion.ingest(events);
+    if (result.rejected > 0) {
+      return this.failed(ats, token, `${platform.name} board "${token}": ${result.errors[0]?.message ?? 'rejected'}`);
+    }
+    const jobIds = document.postings.map((posting) => posting.jobId);
+    await this.db.query(
+      `INSERT INTO job_postings_seen (ats, token, job_id, event_id, published_on)
+       SELECT $1, $2, p.job_id, $1 || ':' || $2 || ':' || p.job_id, nullif(p.day, '')::date
+       FROM unnest($3::text[], $4::text[]) AS p(job_id, day)
+       ON CONFLICT (ats, token, job_id) DO UPDATE SET closed_at = NULL`,
+      [ats, token, jobIds, document.postings.map((posting) => posting.publishedDay)],
+    );
+    await this.db.query(
+      `UPDATE job_postings_seen SET closed_at = now()
+       WHERE ats = $1 AND token = $2 AND closed_at IS NULL AND NOT (job_id = ANY($3::text[]))`,
+      [ats, token, jobIds],
+    );
+    const campaign = fresh.length > 0 ? await this.recruitmentCampaign(board.company_id, platform.name, fresh) : 0;
+    await this.fetcher.remember(url, answer.validators);
+    return this.synced(ats, token, result.accepted + campaign);
+  }
+
+  /**
+   * A burst of hiring: {@link BURST_POSTINGS} open postings of the company (all its boards)
+   * published in the last {@link BURST_WINDOW_DAYS} days make one `recruitment_campaign` event,
+   * unless one was made in the last {@link BURST_QUIET_DAYS} days. Its id names the company and
+   * the day, so a repeated poll that day adds nothing.
+   */
+  private async recruitmentCampaign(companyId: string, platform: string, fresh: JobPosting[]): Promise<number> {
+    const [burst] = await this.db.query(
+      `SELECT
+         (SELECT count(*)::int FROM job_postings_seen s JOIN company_job_boards b USING (ats, token)
+          WHERE b.company_id = $1 AND s.closed_at IS NULL
+            AND coalesce(s.published_on, s.first_seen_at::date) > current_date - $2::int) AS postings,
+         EXISTS (SELECT 1 FROM events WHERE company_id = $1 AND type = 'recruitment_campaign'
+                 AND occurred_at > now() - make_interval(days => $3::int)) AS recent`,
+      [companyId, BURST_WINDOW_DAYS, BURST_QUIET_DAYS],
+    );
+    if (burst.postings < BURST_POSTINGS || burst.recent) return 0;
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const latest = fresh[fresh.length - 1]!;
+    const result = await this.ingestion.ingest([
+      {
+        kind: 'event',
+        id: `job-boards:recruitment_campaign:${companyId}:${today}`,
+        type: 'recruitment_campaign',
+        occurredAt: now.toISOString(),
+        companyId,
+        data: {
+          job_offer_url: latest.url.slice(0, MAX_TEXT),
+          job_offer_title: `${burst.postings} new job postings in ${BURST_WINDOW_DAYS} days`,
+          job_offer_location: latest.location.slice(0, MAX_TEXT),
+          job_offer_description: fresh
+            .map((posting) => posting.title)
+            .join('\n')
+            .slice(0, MAX_TEXT),
+          job_offer_source: platform,
+          job_offer_date: today,
+          job_offer_published_date: today,
+        },
+      } satisfies EventRecordInput,
+    ]);
+    return result.accepted;
+  }
+
+  private async synced(ats: string, token: string, records: number): Promise<SourceItemResult> {
+    await this.db.query(
+      `UPDATE company_job_boards SET last_synced_at = now(), last_error = NULL WHERE ats = $1 AND token = $2`,
+      [ats, token],
+    );
+    return { records };
+  }
+
+  private async failed(ats: string, token: string, error: string): Promise<SourceItemResult> {
+    await this.db.query(
+      `UPDATE company_job_boards SET last_synced_at = now(), last_error = $3 WHERE ats = $1 AND token = $2`,
+      [ats, token, error],
+    );
+    return { records: 0, error };
+  }
+}
+
+/** `greenhouse:acme` → [`greenhouse`, `acme`]; a token may itself hold colons. */
+function splitItem(item: string): [string, string] {
+  const at = item.indexOf(':');
+  return [item.slice(0, at), item.slice(at + 1)];
+}
+
+function jobOfferEvent(
+  platform: string,
+  ats: string,
+  token: string,
+  companyId: string,
+  posting: JobPosting,
+): EventRecordInput {
+  const stated = posting.statedDate ? new Date(posting.statedDate) : null;
+  return {
+    kind: 'event',
+    id: `${ats}:${token}:${posting.jobId}`,
+    type: 'job_offers',
+    occurredAt: stated && !Number.isNaN(stated.getTime()) ? stated.toISOString() : new Date().toISOString(),
+    companyId,
+    data: {
+      job_offer_url: posting.url.slice(0, MAX_TEXT),
+      job_offer_title: posting.title.slice(0, MAX_TEXT),
+      job_offer_location: posting.location.slice(0, MAX_TEXT),
+      job_offer_description: posting.description.slice(0, MAX_TEXT),
+      job_offer_source: platform,
+      job_offer_date: posting.statedDate.slice(0, MAX_TEXT),
+      job_offer_published_date: posting.publishedDay,
+    },
+  };
+}

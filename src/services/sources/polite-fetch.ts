@@ -1,0 +1,174 @@
+import http from 'node:http';
+import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import type { Config } from '../../config';
+import { HostPacing } from './host-pacing';
+
+/** A host answered 429: the caller's retry waits `retryAfterMs` (the activity's `nextRetryDelay`). */
+export class SourceThrottled extends Error {
+  constructor(
+    readonly host: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`${host} answered 429 Too Many Requests; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
+  }
+}
+
+/** Without a Retry-After, a 429 waits this long. */
+const DEFAULT_RETRY_AFTER_MS = 60_000;
+/** A Retry-After longer than this is the host asking us to stop for now: the next scheduled run tries again. */
+const MAX_RETRY_AFTER_MS = 3_600_000;
+
+export type FetchAnswer =
+  | { status: 'ok'; body: string; validators: Validators }
+  | { status: 'not-modified' }
+  | { status: 'failed'; error: string; statusCode: number | null };
+
+export interface Validators {
+  etag: string | null;
+  lastModified: string | null;
+}
+
+/**
+ * Every request a source makes, made politely once (docs/decisions/sources.md): a User-Agent
+ * naming the service and a contact address, one request per host per interval across every
+ * worker, conditional requests, 429 and Retry-After honoured, a time-out and a size cap, and
+ * the webhooks' address rules. SOURCES_HOST_MAP sends a host elsewhere without changing any
+ * of it: pacing and validators stay keyed on the real host and URL.
+ */
+export class PoliteFetch {
+  private readonly pacing: HostPacing;
+  private readonly agents = { http: new http.Agent(), https: new https.Agent() };
+  private readonly guardedAgents = {
+    http: new RequestFilteringHttpAgent({ allowPrivateIPAddress: false, allowMetaIPAddress: false }),
+    https: new RequestFilteringHttpsAgent({ allowPrivateIPAddress: false, allowMetaIPAddress: false }),
+  };
+  readonly userAgent: string;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: Pick<
+      Config,
+      | 'SOURCES_CONTACT_EMAIL'
+      | 'SOURCES_HOST_MAP'
+      | 'SOURCES_HOST_INTERVAL_MS'
+      | 'SOURCES_TIMEOUT_MS'
+      | 'SOURCES_MAX_RESPONSE_BYTES'
+      | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
+    >,
+  ) {
+    this.pacing = new HostPacing(db);
+    this.userAgent = `intent-leads-sources/1 (+mailto:${config.SOURCES_CONTACT_EMAIL})`;
+  }
+
+  /** Where a request for `url` really goes: the mapped address with path and query unchanged. */
+  targetOf(url: string): URL {
+    const original = new URL(url);
+    const mapped = this.config.SOURCES_HOST_MAP.get(original.host.toLowerCase());
+    return mapped ? new URL(`${original.pathname}${original.search}`, mapped) : original;
+  }
+
+  /**
+   * GETs `url` once its host's turn has come. A 304 answers `not-modified`; call
+   * {@link remember} with the validators only once the body's content is safely stored, so that
+   * a run killed in between fetches it again rather than missing it.
+   */
+  async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
+    const host = new URL(url).host.toLowerCase();
+    const wait = await this.pacing.claim(host, this.config.SOURCES_HOST_INTERVAL_MS);
+    if (wait > 0) await sleep(wait);
+    const [known] = await this.db.query(`SELECT etag, last_modified FROM source_http_validators WHERE url = $1`, [url]);
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept };
+    if (known?.etag) headers['if-none-match'] = known.etag;
+    if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
+    const answer = await this.request(this.targetOf(url), headers).catch((err: Error): FetchAnswer => ({
+      status: 'failed',
+      error: err.message,
+      statusCode: null,
+    }));
+    if ('retryAfterMs' in answer) {
+      await this.pacing.holdOff(host, answer.retryAfterMs);
+      throw new SourceThrottled(host, answer.retryAfterMs);
+    }
+    return answer;
+  }
+
+  async remember(url: string, validators: Validators): Promise<void> {
+    if (!validators.etag && !validators.lastModified) return;
+    await this.db.query(
+      `INSERT INTO source_http_validators (url, etag, last_modified) VALUES ($1, $2, $3)
+       ON CONFLICT (url) DO UPDATE SET etag = $2, last_modified = $3, updated_at = now()`,
+      [url, validators.etag, validators.lastModified],
+    );
+  }
+
+  private request(target: URL, headers: Record<string, string>): Promise<FetchAnswer | { retryAfterMs: number }> {
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return Promise.resolve({ status: 'failed', error: 'not an http(s) URL', statusCode: null });
+    const secure = target.protocol === 'https:';
+    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
+    const send = secure ? https.request : http.request;
+    const cap = this.config.SOURCES_MAX_RESPONSE_BYTES;
+    return new Promise((resolve, reject) => {
+      const req = send(
+        target,
+        { method: 'GET', headers, agent: secure ? agents.https : agents.http, timeout: this.config.SOURCES_TIMEOUT_MS },
+        (res) => {
+          const statusCode = res.statusCode ?? 0;
+          if (statusCode === 429) {
+            res.resume();
+            resolve({ retryAfterMs: retryAfterMsOf(res.headers['retry-after']) });
+            return;
+          }
+          if (statusCode === 304) {
+            res.resume();
+            resolve({ status: 'not-modified' });
+            return;
+          }
+          if (statusCode < 200 || statusCode >= 300) {
+            res.resume();
+            resolve({ status: 'failed', statusCode, error: `${target.host} answered ${statusCode}` });
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > cap) {
+              req.destroy(new Error(`the answer is larger than ${cap} bytes`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('end', () =>
+            resolve({
+              status: 'ok',
+              body: Buffer.concat(chunks).toString('utf8'),
+              validators: {
+                etag: headerText(res.headers.etag),
+                lastModified: headerText(res.headers['last-modified']),
+              },
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.config.SOURCES_TIMEOUT_MS} ms`)));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+}
+
+const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
+
+/** Retry-After in seconds or as an HTTP date, kept within [1 s, 1 h]. */
+export function retryAfterMsOf(value: string | string[] | undefined): number {
+  const text = headerText(value)?.trim();
+  let ms = DEFAULT_RETRY_AFTER_MS;
+  if (text && /^\d+$/.test(text)) ms = Number(text) * 1000;
+  else if (text && !Number.isNaN(Date.parse(text))) ms = Date.parse(text) - Date.now();
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(1000, ms));
+}

@@ -1,0 +1,98 @@
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
+import type { Config } from '../../config';
+import { SourceNameKey, sourceSyncScheduleId, sourceSyncWorkflowType } from '../../temporal/contract';
+
+/**
+ * One Temporal Schedule per source (the Web UI's Schedules page lists them), created by every
+ * worker at start-up (the first one wins) like the signal reconciliation's. A run still going
+ * when the next is due makes that one skip; after an outage one run catches up, not all.
+ */
+export class SourceSchedules {
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
+    /** Each source's interval between runs, in milliseconds. */
+    private readonly intervals: Readonly<Record<string, number>>,
+    private readonly temporal?: Client,
+  ) {}
+
+  idOf(source: string): string {
+    return sourceSyncScheduleId(source, this.config.TEMPORAL_TASK_QUEUE);
+  }
+
+  /** Creates each source's schedule unless it exists, paused when the source is disabled; keeps the interval current. */
+  async ensure(sources: readonly string[]): Promise<void> {
+    if (!this.temporal) return;
+    const rows: { name: string; enabled: boolean }[] = await this.db.query(
+      `SELECT name, enabled FROM sources WHERE name = ANY($1::text[])`,
+      [sources],
+    );
+    for (const { name, enabled } of rows) {
+      const scheduleId = this.idOf(name);
+      const every = this.intervals[name];
+      if (!every) continue;
+      try {
+        await this.temporal.schedule.create({
+          scheduleId,
+          spec: { intervals: [{ every }] },
+          action: {
+            type: 'startWorkflow',
+            workflowType: sourceSyncWorkflowType,
+            workflowId: scheduleId,
+            taskQueue: this.config.TEMPORAL_TASK_QUEUE,
+            args: [name],
+            typedSearchAttributes: [{ key: SourceNameKey, value: name }],
+            staticSummary: `Sync of the ${name} source`,
+          },
+          policies: { overlap: ScheduleOverlapPolicy.SKIP, catchupWindow: '1 minute' },
+          state: { paused: !enabled, note: `Syncs the intent source ${name} (docs/sources.md).` },
+        });
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+        const handle = this.temporal.schedule.getHandle(scheduleId);
+        const { spec } = await handle.describe();
+        if (spec.intervals?.length !== 1 || spec.intervals[0]?.every !== every)
+          await handle.update((previous) => ({ ...previous, spec: { intervals: [{ every }] } }));
+      }
+    }
+  }
+
+  async setPaused(source: string, paused: boolean): Promise<void> {
+    if (!this.temporal) return;
+    const handle = this.temporal.schedule.getHandle(this.idOf(source));
+    try {
+      if (paused) await handle.pause('disabled by the operator');
+      else await handle.unpause('enabled by the operator');
+    } catch (err) {
+      if (!(err instanceof ScheduleNotFoundError)) throw err;
+    }
+  }
+
+  async trigger(source: string): Promise<void> {
+    if (!this.temporal) return;
+    await this.temporal.schedule.getHandle(this.idOf(source)).trigger(ScheduleOverlapPolicy.SKIP);
+  }
+
+  async nextRunAt(source: string): Promise<Date | null> {
+    if (!this.temporal) return null;
+    try {
+      const description = await this.temporal.schedule.getHandle(this.idOf(source)).describe();
+      return description.info.nextActionTimes[0] ?? null;
+    } catch (err) {
+      if (err instanceof ScheduleNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  /** Test and teardown helper: no schedule left firing. */
+  async deleteAll(sources: readonly string[]): Promise<void> {
+    if (!this.temporal) return;
+    for (const source of sources) {
+      await this.temporal.schedule
+        .getHandle(this.idOf(source))
+        .delete()
+        .catch(() => undefined);
+    }
+  }
+}
