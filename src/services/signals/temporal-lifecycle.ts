@@ -144,7 +144,10 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
   /** Starts the workflow unless it runs already, and resumes it (an evaluation now); throws when Temporal does not answer. */
   async startOrResume(signal: Signal): Promise<void> {
     if (!this.temporal) return;
-    await this.temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, signalWorkflowMessages.resume));
+    await this.temporal.workflow.signalWithStart(
+      signalWorkflowType,
+      this.startOptions(signal, signalWorkflowMessages.resume),
+    );
   }
 
   private startOptions(signal: Signal, message: SignalDefinition) {
