@@ -94,5 +94,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // docs/decisions/database.md: SQL outside src/db runs through src/db/sql.ts, whose helpers type its rows.
+    files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
+    // A bare pg client creating the database, before there is one for TypeORM to open.
+    ignores: ['src/db/**', 'src/postgres/embedded.ts', 'src/temporal/cluster-server.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // A Temporal workflow query (`handle.query(someStateQuery)`) is not SQL.
+          selector: "CallExpression[callee.property.name='query']:not([arguments.0.name=/Query$/])",
+          message:
+            "Run SQL through src/db/sql.ts (rows, firstRow, changed, execute) with the row's interface, not .query() (docs/decisions/database.md).",
+        },
+      ],
+    },
+  },
   prettier,
 );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { migrate, openDatabase } from './db/data-source';
+import { rows } from './db/sql';
 import { createServices } from './services';
 
 export interface DemoAccount {
@@ -29,7 +30,7 @@ export async function prepare(env: NodeJS.ProcessEnv): Promise<{ demo?: DemoAcco
   const db = await openDatabase(config.DATABASE_URL, 2);
   try {
     const services = createServices({ db, config, logger: createLogger('warn') });
-    const [{ count }] = await db.query(`SELECT count(*)::int AS count FROM accounts`);
+    const [{ count }] = await rows<{ count: number }>(db, `SELECT count(*)::int AS count FROM accounts`);
     if (count > 0) return {};
     const account = await services.accounts.create(DEMO_ACCOUNT_NAME, DEMO_CREDITS);
     const key = await services.apiKeys.create(account.id, { name: 'demo' });

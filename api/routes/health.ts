@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { hasRecentPoller } from '../../src/temporal/client';
 import type { Services } from '../../src/services';
 import { AppError } from '../../src/errors';
+import { rows } from '../../src/db/sql';
 import { defineRoute } from '../route';
 
 const readiness = z.object({ postgres: z.boolean(), temporal: z.boolean(), worker: z.boolean() });
@@ -40,7 +41,7 @@ export function healthRoutes(services: Services) {
       handle: async () => {
         const temporal = services.temporal;
         const [postgres, temporalUp, worker] = await Promise.all([
-          probe(async () => (await services.db.query('SELECT 1 AS ok'))[0].ok === 1),
+          probe(async () => (await rows<{ ok: number }>(services.db, 'SELECT 1 AS ok'))[0].ok === 1),
           probe(async () => Boolean(temporal && (await temporal.workflowService.getSystemInfo({})))),
           probe(async () =>
             Boolean(temporal && (await hasRecentPoller(temporal, services.config.TEMPORAL_TASK_QUEUE))),

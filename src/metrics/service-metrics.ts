@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { rows } from '../db/sql';
 
 const PREFIX = 'intent_leads_';
 
@@ -66,10 +67,11 @@ export class ServiceMetrics {
       registers,
       async collect() {
         this.reset();
-        const rows: { route: string; status: string; n: number }[] = await db.query(
+        const counts = await rows<{ route: string; status: string; n: number }>(
+          db,
           `SELECT route, status, count(*)::int AS n FROM deliveries WHERE kind = 'lead' GROUP BY route, status`,
         );
-        for (const row of rows) this.set({ route: row.route, status: row.status }, row.n);
+        for (const row of counts) this.set({ route: row.route, status: row.status }, row.n);
       },
     });
     new Gauge({
@@ -79,10 +81,11 @@ export class ServiceMetrics {
       registers,
       async collect() {
         this.reset();
-        const rows: { route: string; n: number }[] = await db.query(
+        const counts = await rows<{ route: string; n: number }>(
+          db,
           `SELECT route, count(*)::int AS n FROM deliveries WHERE status = 'pending' AND attempts > 0 GROUP BY route`,
         );
-        for (const row of rows) this.set({ route: row.route }, row.n);
+        for (const row of counts) this.set({ route: row.route }, row.n);
       },
     });
     new Gauge({
@@ -90,7 +93,7 @@ export class ServiceMetrics {
       help: 'Leads produced so far (service-wide, from PostgreSQL)',
       registers,
       async collect() {
-        const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM leads`);
+        const [{ n }] = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM leads`);
         this.set(n);
       },
     });
@@ -101,10 +104,11 @@ export class ServiceMetrics {
       registers,
       async collect() {
         this.reset();
-        const rows: { operation: string; credits: number }[] = await db.query(
+        const charged = await rows<{ operation: string; credits: number }>(
+          db,
           `SELECT operation, sum(-credits)::float AS credits FROM credit_ledger WHERE credits < 0 GROUP BY operation`,
         );
-        for (const row of rows) this.set({ operation: row.operation }, row.credits);
+        for (const row of charged) this.set({ operation: row.operation }, row.credits);
       },
     });
     new Gauge({

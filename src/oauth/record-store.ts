@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { execute, firstRow } from '../db/sql';
 
 /** What oidc-provider hands its adapter: a model's record, with the fields it looks records up by. */
 export interface OAuthRecord {
@@ -55,7 +56,8 @@ export class OAuthRecordStore {
       stored = rest;
     }
     if (this.model === 'Client' && expiresIn === undefined) expiresIn = this.unusedClientTtlSeconds;
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO oauth_records (model, id, payload, grant_id, uid, user_code, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
        ON CONFLICT (model, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
@@ -71,7 +73,8 @@ export class OAuthRecordStore {
       ],
     );
     if (this.model === 'Interaction')
-      await this.db.query(
+      await execute(
+        this.db,
         `DELETE FROM oauth_records WHERE ctid IN (SELECT ctid FROM oauth_records WHERE expires_at <= now() LIMIT 20)`,
       );
   }
@@ -92,7 +95,8 @@ export class OAuthRecordStore {
 
   /** A code or token used once: marked, so that a replay finds it consumed (and revokes what it gave). */
   async consume(id: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE oauth_records SET payload = payload || jsonb_build_object('consumed', extract(epoch FROM now())::int)
        WHERE model = $1 AND id = $2`,
       [this.model, this.key(id)],
@@ -100,7 +104,7 @@ export class OAuthRecordStore {
   }
 
   async destroy(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM oauth_records WHERE model = $1 AND id = $2`, [this.model, this.key(id)]);
+    await execute(this.db, `DELETE FROM oauth_records WHERE model = $1 AND id = $2`, [this.model, this.key(id)]);
   }
 
   /** Every record of a grant, whatever its model: a revoked grant leaves no code or token behind. */
@@ -113,23 +117,24 @@ export class OAuthRecordStore {
   }
 
   private async findWhere(condition: string, value: string): Promise<OAuthRecord | undefined> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{ payload: OAuthRecord; expired: boolean }>(
+      this.db,
       `SELECT payload, expires_at IS NOT NULL AND expires_at <= now() AS expired
        FROM oauth_records WHERE model = $1 AND ${condition}`,
       [this.model, value],
     );
     if (!row || row.expired) return undefined;
-    return row.payload as OAuthRecord;
+    return row.payload;
   }
 }
 
 export async function revokeOAuthGrant(db: DataSource, grantId: string): Promise<void> {
-  await db.query(`DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
+  await execute(db, `DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)`, [grantId]);
 }
 
 /** A client a person granted something: it no longer expires unused. */
 export async function keepOAuthClient(db: DataSource, clientId: string): Promise<void> {
-  await db.query(`UPDATE oauth_records SET expires_at = NULL WHERE model = 'Client' AND id = $1`, [clientId]);
+  await execute(db, `UPDATE oauth_records SET expires_at = NULL WHERE model = 'Client' AND id = $1`, [clientId]);
 }
 
 /**
@@ -137,5 +142,5 @@ export async function keepOAuthClient(db: DataSource, clientId: string): Promise
  * request starts with no one signed in, so it goes through the dashboard's sign-in and consent.
  */
 export async function endOAuthSessions(db: DataSource, memberId: string): Promise<void> {
-  await db.query(`DELETE FROM oauth_records WHERE model = 'Session' AND payload->>'accountId' = $1`, [memberId]);
+  await execute(db, `DELETE FROM oauth_records WHERE model = 'Session' AND payload->>'accountId' = $1`, [memberId]);
 }

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { rows } from '../db/sql';
 
 export interface DayActivity {
   /** UTC day, YYYY-MM-DD. */
@@ -13,7 +14,8 @@ export class AccountActivity {
 
   /** The last `days` UTC days up to today, oldest first; days without activity are zeros. */
   async daily(accountId: string, days = 30, now = new Date()): Promise<DayActivity[]> {
-    const rows = await this.db.query(
+    const activity = await rows<{ day: string; leads: number; credits: number }>(
+      this.db,
       `WITH span AS (
          SELECT generate_series(($2::timestamptz AT TIME ZONE 'UTC')::date - ($3::int - 1), ($2::timestamptz AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
        ),
@@ -31,7 +33,7 @@ export class AccountActivity {
          FROM span LEFT JOIN produced USING (day) LEFT JOIN spent USING (day) ORDER BY span.day`,
       [accountId, now.toISOString(), days],
     );
-    return rows.map((r: { day: string; leads: number; credits: number }) => ({
+    return activity.map((r) => ({
       day: r.day,
       leads: r.leads,
       creditsSpent: r.credits,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
+import { execute, firstRow, rows } from '../db/sql';
 import { ApiKey, Permission, PERMISSIONS } from '../db/entities/api-key';
 import { SecretBox } from '../crypto/secret-box';
 import { notFound } from '../errors';
@@ -76,17 +77,17 @@ export class ApiKeys {
    * most once a minute per key, off the request's path; a failed write loses only this note.
    */
   private noteUse(keyId: string): void {
-    this.db
-      .query(
-        `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [keyId],
-      )
-      .catch(() => undefined);
+    execute(
+      this.db,
+      `UPDATE api_keys SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [keyId],
+    ).catch(() => undefined);
   }
 
   /** The account's newest live key: it signs the webhooks of signals an assistant creates. */
   async newestLive(accountId: string): Promise<string | null> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{ id: string }>(
+      this.db,
       `SELECT id FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1`,
       [accountId],
     );
@@ -95,12 +96,21 @@ export class ApiKeys {
 
   /** The account's keys, newest first, by prefix: the keys themselves are never stored. */
   async list(accountId: string): Promise<ApiKeySummary[]> {
-    const rows = await this.db.query(
+    const keys = await rows<{
+      id: string;
+      name: string;
+      key_prefix: string;
+      permissions: Permission[];
+      created_at: Date;
+      last_used_at: Date | null;
+      revoked_at: Date | null;
+    }>(
+      this.db,
       `SELECT id, name, key_prefix, permissions, created_at, last_used_at, revoked_at FROM api_keys
         WHERE account_id = $1 ORDER BY revoked_at IS NOT NULL, created_at DESC`,
       [accountId],
     );
-    return rows.map((r: Record<string, any>) => ({
+    return keys.map((r) => ({
       id: r.id,
       name: r.name,
       prefix: r.key_prefix,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { changed, execute, firstRow, rows } from '../db/sql';
 import { PERMISSIONS, type Permission } from '../db/entities/api-key';
 import { notFound } from '../errors';
 import { endOAuthSessions, keepOAuthClient, revokeOAuthGrant } from '../oauth/record-store';
@@ -47,7 +48,8 @@ export class AssistantGrants {
    * assistant's registration then stays (an unused one expires).
    */
   async record(input: AssistantGrantInput): Promise<string> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{ id: string }>(
+      this.db,
       `INSERT INTO assistant_grants (id, account_id, member_id, oauth_grant_id, client_id, client_name, permissions)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (oauth_grant_id) DO UPDATE SET permissions = EXCLUDED.permissions, client_name = EXCLUDED.client_name
@@ -66,7 +68,7 @@ export class AssistantGrants {
     if (!row) throw new Error(`OAuth grant ${input.oauthGrantId} belongs to another person`);
     this.cache.delete(input.oauthGrantId);
     await keepOAuthClient(this.db, input.clientId);
-    return row.id as string;
+    return row.id;
   }
 
   /** A person signs out: the authorization server forgets them too, so the next assistant sign-in asks who is there. */
@@ -76,7 +78,8 @@ export class AssistantGrants {
 
   /** The OAuth grant a person already gave an assistant (client), if still live: asked again, it is widened, not doubled. */
   async oauthGrantIdOf(memberId: string, clientId: string): Promise<string | undefined> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{ oauth_grant_id: string }>(
+      this.db,
       `SELECT oauth_grant_id FROM assistant_grants WHERE member_id = $1 AND client_id = $2 AND revoked_at IS NULL
        ORDER BY created_at DESC LIMIT 1`,
       [memberId, clientId],
@@ -85,13 +88,22 @@ export class AssistantGrants {
   }
 
   async list(accountId: string): Promise<AssistantGrantSummary[]> {
-    const rows = await this.db.query(
+    const grants = await rows<{
+      id: string;
+      client_name: string;
+      client_id: string;
+      email: string;
+      permissions: Permission[];
+      created_at: Date;
+      last_used_at: Date | null;
+    }>(
+      this.db,
       `SELECT g.id, g.client_name, g.client_id, m.email, g.permissions, g.created_at, g.last_used_at
        FROM assistant_grants g JOIN members m ON m.id = g.member_id
        WHERE g.account_id = $1 AND g.revoked_at IS NULL ORDER BY g.created_at DESC`,
       [accountId],
     );
-    return rows.map((r: Record<string, any>) => ({
+    return grants.map((r) => ({
       id: r.id,
       clientName: r.client_name,
       clientId: r.client_id,
@@ -104,12 +116,13 @@ export class AssistantGrants {
 
   /** Ends the grant and every code and token it gave: the assistant's next call is refused. */
   async revoke(accountId: string, id: string): Promise<void> {
-    const [rows] = await this.db.query(
+    const revoked = await changed<{ oauth_grant_id: string }>(
+      this.db,
       `UPDATE assistant_grants SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL
        RETURNING oauth_grant_id`,
       [id, accountId],
     );
-    const oauthGrantId = (rows as Array<{ oauth_grant_id: string }>)[0]?.oauth_grant_id;
+    const oauthGrantId = revoked.rows[0]?.oauth_grant_id;
     if (!oauthGrantId) throw notFound('Assistant');
     this.cache.delete(oauthGrantId);
     await revokeOAuthGrant(this.db, oauthGrantId);
@@ -123,7 +136,8 @@ export class AssistantGrants {
     const now = Date.now();
     let cached = this.cache.get(oauthGrantId);
     if (!cached || cached.until <= now) {
-      const [row] = await this.db.query(
+      const row = await firstRow<{ id: string; account_id: string; permissions: Permission[] }>(
+        this.db,
         `SELECT id, account_id, permissions FROM assistant_grants WHERE oauth_grant_id = $1 AND revoked_at IS NULL`,
         [oauthGrantId],
       );
@@ -142,11 +156,10 @@ export class AssistantGrants {
 
   /** As for keys: the last use, written off the request's path at most once a minute. */
   private noteUse(id: string): void {
-    this.db
-      .query(
-        `UPDATE assistant_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
-        [id],
-      )
-      .catch(() => undefined);
+    execute(
+      this.db,
+      `UPDATE assistant_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [id],
+    ).catch(() => undefined);
   }
 }

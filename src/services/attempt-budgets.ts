@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { execute, rows } from '../db/sql';
 
 /** One budget to spend an attempt from: at most `limit` attempts per window of `windowSeconds`. */
 export interface Budget {
@@ -34,10 +35,11 @@ export class AttemptBudgets {
 
   async reserve(budgets: Budget[]): Promise<ReserveResult> {
     // Rows are locked in the order of their keys, so two reserve calls never wait on each other in a cycle.
-    const rows = budgets
+    const ordered = budgets
       .map((b) => ({ budget: budgetKey(b), limit: b.limit, windowSeconds: b.windowSeconds }))
       .sort((a, b) => (a.budget < b.budget ? -1 : a.budget > b.budget ? 1 : 0));
-    const counted = (await this.db.query(
+    const counted = await rows<{ budget: string; attempts: number; window: string; ms_left: number }>(
+      this.db,
       `INSERT INTO sign_in_attempts AS a (budget, attempts, window_ends_at)
        SELECT budget, 1, now() + make_interval(secs => seconds)
          FROM unnest($1::text[], $2::int[]) AS r(budget, seconds)
@@ -46,9 +48,9 @@ export class AttemptBudgets {
          window_ends_at = CASE WHEN a.window_ends_at <= now() THEN excluded.window_ends_at ELSE a.window_ends_at END
        RETURNING budget, attempts, window_ends_at::text AS window,
          ceil(extract(epoch FROM window_ends_at - now()) * 1000)::float8 AS ms_left`,
-      [rows.map((r) => r.budget), rows.map((r) => r.windowSeconds)],
-    )) as Array<{ budget: string; attempts: number; window: string; ms_left: number }>;
-    const limitOf = new Map(rows.map((r) => [r.budget, r.limit]));
+      [ordered.map((r) => r.budget), ordered.map((r) => r.windowSeconds)],
+    );
+    const limitOf = new Map(ordered.map((r) => [r.budget, r.limit]));
     const spent = counted.filter((c) => c.attempts > (limitOf.get(c.budget) ?? 0));
     if (Math.random() < SWEEP_PROBABILITY) await this.sweep();
     if (spent.length === 0)
@@ -62,7 +64,8 @@ export class AttemptBudgets {
   async giveBack(reservation: Reservation, kinds?: string[]): Promise<void> {
     for (const { budget, window } of reservation.counted) {
       if (kinds && !kinds.some((kind) => budget.startsWith(`${kind}:`))) continue;
-      await this.db.query(
+      await execute(
+        this.db,
         `UPDATE sign_in_attempts SET attempts = attempts - 1
           WHERE budget = $1 AND window_ends_at = $2::timestamptz AND attempts > 0`,
         [budget, window],
@@ -72,11 +75,11 @@ export class AttemptBudgets {
 
   /** Refills one budget now. */
   async clear(budget: Omit<Budget, 'limit' | 'windowSeconds'>): Promise<void> {
-    await this.db.query(`DELETE FROM sign_in_attempts WHERE budget = $1`, [budgetKey(budget)]);
+    await execute(this.db, `DELETE FROM sign_in_attempts WHERE budget = $1`, [budgetKey(budget)]);
   }
 
   private async sweep(): Promise<void> {
-    await this.db.query(`DELETE FROM sign_in_attempts WHERE window_ends_at < now()`);
+    await execute(this.db, `DELETE FROM sign_in_attempts WHERE window_ends_at < now()`);
   }
 }
 

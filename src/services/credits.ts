@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
+import { changed, execute, firstRow, rows } from '../db/sql';
 import { AppError, insufficientCredits } from '../errors';
 
 export interface Charge {
@@ -20,6 +21,11 @@ export interface UsageItem {
   credits: number;
 }
 
+/** numeric(14,1): pg answers it as a string. */
+interface BalanceRow {
+  credit_balance: string;
+}
+
 export type ChargeOutcome = 'charged' | 'already_charged' | 'insufficient';
 
 /**
@@ -31,9 +37,11 @@ export class Credits {
   constructor(private readonly db: DataSource) {}
 
   async balance(accountId: string): Promise<number> {
-    const rows = await this.db.query(`SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
-    if (rows.length === 0) throw new AppError(404, 'NOT_FOUND', 'Account not found');
-    return Number(rows[0].credit_balance);
+    const account = await firstRow<BalanceRow>(this.db, `SELECT credit_balance FROM accounts WHERE id = $1`, [
+      accountId,
+    ]);
+    if (!account) throw new AppError(404, 'NOT_FOUND', 'Account not found');
+    return Number(account.credit_balance);
   }
 
   async usage(
@@ -46,18 +54,30 @@ export class Credits {
     if (filter.to) where.push(`created_at < $${args.push(filter.to)}`);
     if (filter.signalId) where.push(`signal_id = $${args.push(filter.signalId)}`);
     const clause = where.join(' AND ');
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM credit_ledger WHERE ${clause}`, args);
-    const rows = await this.db.query(
+    const [{ total }] = await rows<{ total: number }>(
+      this.db,
+      `SELECT count(*)::int AS total FROM credit_ledger WHERE ${clause}`,
+      args,
+    );
+    const entries = await rows<{
+      id: string;
+      created_at: Date;
+      operation: string;
+      signal_id: string | null;
+      lead_id: string | null;
+      credits: string;
+    }>(
+      this.db,
       `SELECT id, created_at, operation, signal_id, lead_id, credits FROM credit_ledger WHERE ${clause}
        ORDER BY created_at DESC, id DESC LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, filter.limit, filter.offset],
     );
-    const items = rows.map((row: Record<string, unknown>) => ({
-      id: row.id as string,
-      at: (row.created_at as Date).toISOString(),
-      operation: row.operation as string,
-      ...(row.signal_id ? { signalId: row.signal_id as string } : {}),
-      ...(row.lead_id ? { leadId: row.lead_id as string } : {}),
+    const items = entries.map((row) => ({
+      id: row.id,
+      at: row.created_at.toISOString(),
+      operation: row.operation,
+      ...(row.signal_id ? { signalId: row.signal_id } : {}),
+      ...(row.lead_id ? { leadId: row.lead_id } : {}),
       credits: Number(row.credits),
     }));
     return { items, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + items.length < total };
@@ -90,7 +110,8 @@ export class Credits {
     charges: Omit<Charge, 'accountId'>[],
   ): Promise<'charged' | 'insufficient'> {
     if (charges.length === 0) return 'charged';
-    const inserted: { id: string }[] = await tx.query(
+    const inserted = await rows<{ id: string }>(
+      tx,
       `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
        SELECT $1, -abs(c.credits), c.operation, c.signal_id, c.lead_id, c.idempotency_key
        FROM unnest($2::numeric[], $3::text[], $4::uuid[], $5::uuid[], $6::text[]) AS c(credits, operation, signal_id, lead_id, idempotency_key)
@@ -108,21 +129,23 @@ export class Credits {
     if (inserted.length === 0) return 'charged';
     const ids = inserted.map((row) => row.id);
     // Summed by PostgreSQL, in numeric: no float rounding on money.
-    const [, updated] = await tx.query(
+    const updated = await changed(
+      tx,
       `WITH charged AS (SELECT sum(credits) AS total FROM credit_ledger WHERE id = ANY($2::uuid[]))
        UPDATE accounts SET credit_balance = credit_balance + charged.total FROM charged
        WHERE accounts.id = $1 AND credit_balance + charged.total >= 0`,
       [accountId, ids],
     );
-    if (updated === 0) {
-      await tx.query(`DELETE FROM credit_ledger WHERE id = ANY($1::uuid[])`, [ids]);
+    if (updated.count === 0) {
+      await execute(tx, `DELETE FROM credit_ledger WHERE id = ANY($1::uuid[])`, [ids]);
       return 'insufficient';
     }
     return 'charged';
   }
 
   private async apply(tx: EntityManager, entry: Charge): Promise<ChargeOutcome> {
-    const inserted = await tx.query(
+    const inserted = await rows<{ id: string }>(
+      tx,
       `INSERT INTO credit_ledger (account_id, credits, operation, signal_id, lead_id, idempotency_key)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (idempotency_key) DO NOTHING
@@ -137,14 +160,15 @@ export class Credits {
       ],
     );
     if (inserted.length === 0) return 'already_charged';
-    const [, updated] = await tx.query(
+    const updated = await changed(
+      tx,
       `UPDATE accounts SET credit_balance = credit_balance + $2
        WHERE id = $1 AND credit_balance + $2 >= 0`,
       [entry.accountId, entry.credits],
     );
-    if (updated === 0) {
+    if (updated.count === 0) {
       // Undo the ledger row we just wrote: a refused charge leaves no trace.
-      await tx.query(`DELETE FROM credit_ledger WHERE id = $1`, [inserted[0].id]);
+      await execute(tx, `DELETE FROM credit_ledger WHERE id = $1`, [inserted[0].id]);
       return 'insufficient';
     }
     return 'charged';
@@ -152,12 +176,14 @@ export class Credits {
 
   /** The balance, with the account's row locked until the transaction ends: a batch's charges fit it. */
   async lockedBalance(tx: EntityManager, accountId: string): Promise<number> {
-    const rows = await tx.query(`SELECT credit_balance FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
-    return Number(rows[0]?.credit_balance ?? 0);
+    const account = await firstRow<BalanceRow>(tx, `SELECT credit_balance FROM accounts WHERE id = $1 FOR UPDATE`, [
+      accountId,
+    ]);
+    return Number(account?.credit_balance ?? 0);
   }
 
   async balanceIn(tx: EntityManager, accountId: string): Promise<number> {
-    const rows = await tx.query(`SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
-    return Number(rows[0].credit_balance);
+    const [account] = await rows<BalanceRow>(tx, `SELECT credit_balance FROM accounts WHERE id = $1`, [accountId]);
+    return Number(account.credit_balance);
   }
 }

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { firstRow, rows } from '../db/sql';
 import { notFound } from '../errors';
 import type { DeliveryStatus } from './deliveries/deliveries';
 
@@ -59,7 +60,8 @@ export class DeliveryLog {
 
   /** A page of the signal's deliveries (tests and replays too), newest first; 404 when the signal is not the account's. */
   async deliveries(accountId: string, signalId: string, query: DeliveryListQuery) {
-    const [signal] = await this.db.query(
+    const signal = await firstRow<{ id: string }>(
+      this.db,
       `SELECT id FROM signals WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
       [signalId, accountId],
     );
@@ -69,13 +71,29 @@ export class DeliveryLog {
     if (query.status) where.push(`status = $${params.push(query.status)}`);
     if (query.leadId) where.push(`lead_id = $${params.push(query.leadId)}`);
     const filter = where.join(' AND ');
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM deliveries WHERE ${filter}`, params);
-    const rows = await this.db.query(
+    const [{ total }] = await rows<{ total: number }>(
+      this.db,
+      `SELECT count(*)::int AS total FROM deliveries WHERE ${filter}`,
+      params,
+    );
+    const deliveries = await rows<{
+      id: string;
+      lead_id: string | null;
+      route: string;
+      kind: string;
+      status: DeliveryStatus;
+      attempts: number;
+      last_status_code: number | null;
+      last_error: string | null;
+      next_attempt_at: Date | null;
+      created_at: Date;
+    }>(
+      this.db,
       `SELECT id, lead_id, route, kind, status, attempts, last_status_code, last_error, next_attempt_at, created_at
        FROM deliveries WHERE ${filter} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, query.limit, query.offset],
     );
-    const items: DeliveryItem[] = rows.map((r: Record<string, any>) => ({
+    const items: DeliveryItem[] = deliveries.map((r) => ({
       id: r.id,
       leadId: r.lead_id,
       route: r.route,
@@ -99,22 +117,24 @@ export class DeliveryLog {
     signalId: string,
     page: { limit: number; offset: number },
   ): Promise<{ total: number; leads: LoggedLead[] } | null> {
-    const [signal] = await this.db.query(
+    const signal = await firstRow<{ leads_total: number }>(
+      this.db,
       `SELECT leads_total FROM signals WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
       [signalId, accountId],
     );
     if (!signal) return null;
-    const rows = await this.db.query(
+    const leads = await rows<{ id: string; created_at: Date; payload: LoggedLead['payload'] }>(
+      this.db,
       `SELECT id, created_at, payload FROM leads WHERE signal_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [signalId, page.limit, page.offset],
     );
     const deliveries = await this.ofLeads(
       accountId,
-      rows.map((r: { id: string }) => r.id),
+      leads.map((r) => r.id),
     );
     return {
       total: Number(signal.leads_total),
-      leads: rows.map((r: { id: string; created_at: Date; payload: LoggedLead['payload'] }) => ({
+      leads: leads.map((r) => ({
         id: r.id,
         createdAt: r.created_at.toISOString(),
         payload: r.payload,
@@ -126,7 +146,17 @@ export class DeliveryLog {
   async ofLeads(accountId: string, leadIds: string[]): Promise<Map<string, LeadDelivery[]>> {
     const byLead = new Map<string, LeadDelivery[]>(leadIds.map((id) => [id, []]));
     if (leadIds.length === 0) return byLead;
-    const rows = await this.db.query(
+    // Attempts as JSON: each `at` is PostgreSQL's text of the timestamp, made ISO below.
+    const deliveries = await rows<{
+      id: string;
+      lead_id: string;
+      route: string;
+      kind: 'lead' | 'replay';
+      status: string;
+      next_attempt_at: Date | null;
+      attempts: DeliveryAttemptEntry[];
+    }>(
+      this.db,
       `SELECT d.id, d.lead_id, d.route, d.kind, d.status, d.next_attempt_at,
               coalesce(json_agg(json_build_object('attempt', a.attempt, 'at', a.at, 'statusCode', a.status_code,
                                                   'error', a.error, 'durationMs', a.duration_ms) ORDER BY a.attempt, a.id)
@@ -136,7 +166,7 @@ export class DeliveryLog {
         GROUP BY d.id ORDER BY d.created_at, d.id`,
       [accountId, leadIds],
     );
-    for (const row of rows) {
+    for (const row of deliveries) {
       byLead.get(row.lead_id)?.push({
         id: row.id,
         leadId: row.lead_id,
@@ -144,7 +174,7 @@ export class DeliveryLog {
         kind: row.kind,
         status: row.status,
         nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at).toISOString() : null,
-        attempts: (row.attempts as Array<DeliveryAttemptEntry & { at: string }>).map((a) => ({
+        attempts: row.attempts.map((a) => ({
           ...a,
           at: new Date(a.at).toISOString(),
         })),

@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { rows } from '../db/sql';
 import type { Config } from '../config';
 import type { SecretBox } from '../crypto/secret-box';
 import { AppError, conflict, invalidRequest, notFound, validationError } from '../errors';
@@ -133,7 +134,8 @@ export class Integrations {
       throw validationError([{ field: 'apiKey', message: `${DISPLAY_NAMES[provider]} refused this API key` }]);
     }
     const label = input.label?.trim() || null;
-    const [row] = await this.db.query(
+    const [row] = await rows<{ id: string; label: string; connected_at: Date }>(
+      this.db,
       `INSERT INTO integrations (account_id, provider, label, api_key_encrypted, api_key_sha256)
        VALUES ($1, $2, coalesce($3, $4), $5, $6)
        ON CONFLICT (account_id, provider, api_key_sha256)
@@ -159,7 +161,8 @@ export class Integrations {
 
   /** Every tool, connected or not: the sequencers' keys and the CRMs' OAuth connections with their status. */
   async overview(accountId: string): Promise<IntegrationOverview> {
-    const sequencers: { id: string; provider: string; label: string; connected_at: Date }[] = await this.db.query(
+    const sequencers = await rows<{ id: string; provider: string; label: string; connected_at: Date }>(
+      this.db,
       `SELECT id, provider, label, connected_at FROM integrations WHERE account_id = $1 ORDER BY connected_at, id`,
       [accountId],
     );
@@ -283,7 +286,8 @@ export class Integrations {
   }
 
   private rowsOf(accountId: string, provider: SequencerName): Promise<IntegrationRow[]> {
-    return this.db.query(
+    return rows<IntegrationRow>(
+      this.db,
       `SELECT id, provider, label, api_key_encrypted, connected_at FROM integrations
        WHERE account_id = $1 AND provider = $2 ORDER BY connected_at, id`,
       [accountId, provider],

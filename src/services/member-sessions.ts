@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { changed, execute, firstRow, rows } from '../db/sql';
 import type { MemberRole } from './members';
 
 /** A session lasts this long from sign-in, however active; signing in again starts a new one. */
@@ -27,17 +28,26 @@ export class MemberSessions {
   async start(memberId: string): Promise<{ token: string; csrfToken: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
-    const [row] = await this.db.query(
+    const [row] = await rows<{ expires_at: Date }>(
+      this.db,
       `INSERT INTO member_sessions (member_id, token_hash, csrf_token, expires_at)
        VALUES ($1, $2, $3, now() + make_interval(days => $4)) RETURNING expires_at`,
       [memberId, digest(token), csrfToken, SESSION_DAYS],
     );
-    return { token, csrfToken, expiresAt: row.expires_at as Date };
+    return { token, csrfToken, expiresAt: row.expires_at };
   }
 
   /** The live session behind a cookie's token, or null when unknown, ended or expired. */
   async resolve(token: string): Promise<MemberSession | null> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{
+      id: string;
+      member_id: string;
+      csrf_token: string;
+      account_id: string;
+      email: string;
+      role: MemberRole;
+    }>(
+      this.db,
       `SELECT s.id, s.member_id, s.csrf_token, m.account_id, m.email, m.role
          FROM member_sessions s JOIN members m ON m.id = s.member_id
         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now()`,
@@ -55,19 +65,19 @@ export class MemberSessions {
   }
 
   async end(sessionId: string): Promise<void> {
-    await this.db.query(`UPDATE member_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
+    await execute(this.db, `UPDATE member_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL`, [
       sessionId,
     ]);
   }
 
   /** Every other session of the member (after a password change); answers how many ended. */
   async endOthers(memberId: string, keepSessionId?: string): Promise<number> {
-    // An UPDATE answers [rows, affected] through TypeORM.
-    const [, affected] = await this.db.query(
+    const ended = await changed(
+      this.db,
       `UPDATE member_sessions SET revoked_at = now()
         WHERE member_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)`,
       [memberId, keepSessionId ?? null],
     );
-    return Number(affected);
+    return ended.count;
   }
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { DataSource } from 'typeorm';
+import { changed, execute, firstRow, rows, type Queryable } from '../db/sql';
 import { AppError, fieldProblemsOf, notFound, validationError } from '../errors';
 import { decoyHash, hashPassword, passwordMatches } from '../crypto/password';
 import { Accounts } from './accounts';
@@ -75,35 +76,36 @@ export class Members {
 
   /** The member whose email and password these are, or null; as slow for an unknown email as for a wrong password. */
   async verify(emailText: string, passwordText: string): Promise<Member | null> {
-    const [row] = (await this.db.query(`SELECT * FROM members WHERE lower(email) = lower($1)`, [
+    const row = await firstRow<MemberRow>(this.db, `SELECT * FROM members WHERE lower(email) = lower($1)`, [
       emailText.trim(),
-    ])) as MemberRow[];
+    ]);
     const matches = await passwordMatches(row?.password_hash ?? (await decoyHash()), passwordText);
     return row && matches ? toMember(row) : null;
   }
 
   async require(memberId: string): Promise<Member> {
-    const [row] = (await this.db.query(`SELECT * FROM members WHERE id = $1`, [memberId])) as MemberRow[];
+    const row = await firstRow<MemberRow>(this.db, `SELECT * FROM members WHERE id = $1`, [memberId]);
     if (!row) throw notFound('Member');
     return toMember(row);
   }
 
   async list(accountId: string): Promise<Member[]> {
-    const rows = (await this.db.query(`SELECT * FROM members WHERE account_id = $1 ORDER BY created_at, email`, [
-      accountId,
-    ])) as MemberRow[];
-    return rows.map(toMember);
+    const members = await rows<MemberRow>(
+      this.db,
+      `SELECT * FROM members WHERE account_id = $1 ORDER BY created_at, email`,
+      [accountId],
+    );
+    return members.map(toMember);
   }
 
   async changePassword(memberId: string, input: unknown): Promise<void> {
     const body = parseInput(changePasswordInput, input);
-    const [row] = (await this.db.query(`SELECT * FROM members WHERE id = $1`, [memberId])) as MemberRow[];
+    const row = await firstRow<MemberRow>(this.db, `SELECT * FROM members WHERE id = $1`, [memberId]);
     if (!row) throw notFound('Member');
     if (!(await passwordMatches(row.password_hash, body.currentPassword))) {
       throw validationError([{ field: 'currentPassword', message: 'is not your current password' }]);
     }
-    // (An UPDATE answers [rows, count] through TypeORM.)
-    await this.db.query(`UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [
+    await execute(this.db, `UPDATE members SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [
       memberId,
       await hashPassword(body.newPassword),
     ]);
@@ -116,17 +118,19 @@ export class Members {
   ): Promise<{ token: string; expiresAt: string }> {
     await this.accounts.require(accountId);
     const token = randomBytes(24).toString('base64url');
-    const [row] = await this.db.query(
+    const [row] = await rows<{ expires_at: Date }>(
+      this.db,
       `INSERT INTO member_invites (account_id, token_hash, role, created_by, expires_at)
        VALUES ($1, $2, $3, $4, now() + make_interval(days => $5)) RETURNING expires_at`,
       [accountId, digest(token), options.role ?? 'member', options.createdBy ?? null, INVITE_DAYS],
     );
-    return { token, expiresAt: (row.expires_at as Date).toISOString() };
+    return { token, expiresAt: row.expires_at.toISOString() };
   }
 
   /** The open invite behind a token, or null when unknown, used or expired. */
   async openInvite(token: string): Promise<{ accountId: string; accountName: string; role: MemberRole } | null> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{ account_id: string; role: MemberRole; name: string }>(
+      this.db,
       `SELECT i.account_id, i.role, a.name FROM member_invites i JOIN accounts a ON a.id = i.account_id
         WHERE i.token_hash = $1 AND i.accepted_at IS NULL AND i.expires_at > now()`,
       [digest(token)],
@@ -137,12 +141,13 @@ export class Members {
   async pendingInvites(
     accountId: string,
   ): Promise<Array<{ id: string; role: MemberRole; createdAt: string; expiresAt: string }>> {
-    const rows = await this.db.query(
+    const invites = await rows<{ id: string; role: MemberRole; created_at: Date; expires_at: Date }>(
+      this.db,
       `SELECT id, role, created_at, expires_at FROM member_invites
         WHERE account_id = $1 AND accepted_at IS NULL AND expires_at > now() ORDER BY created_at DESC`,
       [accountId],
     );
-    return rows.map((r: { id: string; role: MemberRole; created_at: Date; expires_at: Date }) => ({
+    return invites.map((r) => ({
       id: r.id,
       role: r.role,
       createdAt: r.created_at.toISOString(),
@@ -156,20 +161,22 @@ export class Members {
     const passwordHash = await hashPassword(body.password);
     await this.assertEmailFree(body.email);
     return this.db.transaction(async (tx) => {
-      const [[invite]] = await tx.query(
+      const accepted = await changed<{ id: string; account_id: string; role: MemberRole }>(
+        tx,
         `UPDATE member_invites SET accepted_at = now()
           WHERE token_hash = $1 AND accepted_at IS NULL AND expires_at > now() RETURNING id, account_id, role`,
         [digest(token)],
       );
+      const [invite] = accepted.rows;
       if (!invite) throw new AppError(410, 'INVITE_NOT_VALID', 'This invite link is unknown, already used or expired');
-      const member = await this.insert(invite.account_id, body.email, passwordHash, invite.role, tx.query.bind(tx));
-      await tx.query(`UPDATE member_invites SET accepted_by = $2 WHERE id = $1`, [invite.id, member.id]);
+      const member = await this.insert(invite.account_id, body.email, passwordHash, invite.role, tx);
+      await execute(tx, `UPDATE member_invites SET accepted_by = $2 WHERE id = $1`, [invite.id, member.id]);
       return member;
     });
   }
 
   private async assertEmailFree(emailText: string): Promise<void> {
-    const [taken] = await this.db.query(`SELECT 1 FROM members WHERE lower(email) = lower($1)`, [emailText]);
+    const taken = await firstRow<unknown>(this.db, `SELECT 1 FROM members WHERE lower(email) = lower($1)`, [emailText]);
     if (taken) throw validationError([{ field: 'email', message: 'already has a sign-in; sign in instead' }]);
   }
 
@@ -178,10 +185,11 @@ export class Members {
     emailText: string,
     passwordHash: string,
     role: MemberRole,
-    query: (sql: string, args: unknown[]) => Promise<MemberRow[]> = (sql, args) => this.db.query(sql, args),
+    db: Queryable = this.db,
   ): Promise<Member> {
     try {
-      const [row] = await query(
+      const [row] = await rows<MemberRow>(
+        db,
         `INSERT INTO members (account_id, email, password_hash, role) VALUES ($1, $2, $3, $4) RETURNING *`,
         [accountId, emailText, passwordHash, role],
       );

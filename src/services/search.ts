@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { rows } from '../db/sql';
 import { isCompanySizeBand, COMPANY_SIZE_BANDS } from '../catalogue/company-sizes';
 import { validateLocations } from '../catalogue/locations';
 import { isKnownPersona } from '../catalogue/personas';
@@ -75,13 +76,18 @@ export class Search {
       where.push(`(c.name ILIKE ${pattern} OR c.domain ILIKE ${pattern})`);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM companies c ${clause}`, args);
-    const rows: CompanyColumns[] = await this.db.query(
+    const [{ total }] = await rows<{ total: number }>(
+      this.db,
+      `SELECT count(*)::int AS total FROM companies c ${clause}`,
+      args,
+    );
+    const companies = await rows<CompanyColumns>(
+      this.db,
       `SELECT ${COMPANY_COLUMNS} FROM companies c ${clause}
        ORDER BY c.name_key, c.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, limit, offset],
     );
-    return page(rows.map(companyBlock), total, limit, offset);
+    return page(companies.map(companyBlock), total, limit, offset);
   }
 
   async people(_caller: Caller, query: PeopleSearchQuery): Promise<SearchPage<PersonItem>> {
@@ -103,13 +109,18 @@ export class Search {
     }
     const from = `people p JOIN companies c ON c.id = p.company_id`;
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-    const [{ total }] = await this.db.query(`SELECT count(*)::int AS total FROM ${from} ${clause}`, args);
-    const rows: (ContactColumns & CompanyColumns)[] = await this.db.query(
+    const [{ total }] = await rows<{ total: number }>(
+      this.db,
+      `SELECT count(*)::int AS total FROM ${from} ${clause}`,
+      args,
+    );
+    const people = await rows<ContactColumns & CompanyColumns>(
+      this.db,
       `SELECT ${PERSON_COLUMNS}, ${COMPANY_COLUMNS} FROM ${from} ${clause}
        ORDER BY lower(p.last_name), lower(p.first_name), p.id LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, limit, offset],
     );
-    const items = rows.map((row) => ({
+    const items = people.map((row) => ({
       contact: contactFields(row, { email: '', phone: '' }),
       company: companyBlock(row),
     }));

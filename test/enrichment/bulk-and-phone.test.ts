@@ -1,3 +1,4 @@
+import { bulkEnrichmentWorkflowId } from '../../src/temporal/contract';
 import type { Stack } from '../setup/stack';
 import { createAccount } from '../setup/http';
 import {
@@ -91,6 +92,18 @@ describe('POST /api/v1/enrichment/contacts/bulk', () => {
     const credits = await creditsOf(api);
     expect(credits.balance).toBe(100 - found);
     expect(credits.charges).toEqual(Array(found).fill({ operation: 'enrichment_contact', credits: -1 }));
+  });
+
+  test("the job's workflow answers the contacts it looked up, as the job's done count says", async () => {
+    const api = await account(100);
+    const total = 12;
+    const contacts = Array.from({ length: total }, (_, i) => contactAt(i));
+    const { jobId } = expectStatus(await api.post('/enrichment/contacts/bulk', { contacts }), 202);
+    // Each slice's UPDATE … RETURNING done is what the workflow keeps (it was 0 while TypeORM's [rows, count] was read as rows).
+    const result = await stack.temporal.workflow.getHandle(bulkEnrichmentWorkflowId(jobId)).result();
+    expect(result).toEqual({ done: total });
+    const status = expectStatus(await api.get(`/enrichment/contacts/bulk/${jobId}`), 200);
+    expect(status).toMatchObject({ status: 'completed', done: total });
   });
 
   test('contacts found after the credits run out carry INSUFFICIENT_CREDITS and cost nothing', async () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
+import { rows } from '../../db/sql';
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import {
@@ -43,7 +44,8 @@ export class DemoStore {
 
   /** True when the history should be loaded: a fresh store, or a demo history cut short by a stop. */
   async needsHistory(): Promise<boolean> {
-    const [row] = await this.db.query(
+    const [row] = await rows<{ companies: number; has_demo: boolean; complete: boolean }>(
+      this.db,
       `SELECT (SELECT count(*)::int FROM companies) AS companies,
               EXISTS (SELECT 1 FROM companies WHERE id LIKE 'demo-company-%') AS has_demo,
               EXISTS (SELECT 1 FROM events WHERE id = $1) AS complete`,
@@ -54,7 +56,8 @@ export class DemoStore {
 
   /** The next free demo company and person numbers. */
   async nextNumbers(): Promise<{ company: number; person: number }> {
-    const [row] = await this.db.query(
+    const [row] = await rows<{ company: number; person: number }>(
+      this.db,
       `SELECT (SELECT coalesce(max(substring(id from '^demo-company-(\\d+)$')::int), -1) + 1 FROM companies WHERE id LIKE 'demo-company-%') AS company,
               (SELECT coalesce(max(substring(id from '^demo-person-(\\d+)$')::int), -1) + 1 FROM people WHERE id LIKE 'demo-person-%') AS person`,
     );
@@ -62,18 +65,22 @@ export class DemoStore {
   }
 
   async pool(size = POOL_SIZE): Promise<{ companies: DemoCompanyRef[]; people: DemoPersonRef[] }> {
-    const companies: CompanyRow[] = await this.db.query(
+    const companies = await rows<CompanyRow>(
+      this.db,
       `SELECT id, name, domain, industry, employee_count, hq_city, hq_country_code
        FROM companies WHERE id LIKE 'demo-company-%' ORDER BY random() LIMIT $1`,
       [size],
     );
-    const people: (CompanyRow & {
-      person_id: string;
-      first_name: string;
-      last_name: string;
-      title: string;
-      started_on: string | null;
-    })[] = await this.db.query(
+    const people = await rows<
+      CompanyRow & {
+        person_id: string;
+        first_name: string;
+        last_name: string;
+        title: string;
+        started_on: string | null;
+      }
+    >(
+      this.db,
       `SELECT p.id AS person_id, p.first_name, p.last_name, p.title, p.started_on,
                 c.id, c.name, c.domain, c.industry, c.employee_count, c.hq_city, c.hq_country_code
          FROM people p JOIN companies c ON c.id = p.company_id

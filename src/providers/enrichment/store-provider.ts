@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
+import { rows } from '../../db/sql';
 import { nameKeyOf } from '../../catalogue/identifiers';
 import type {
   CompanyColumns,
@@ -75,11 +76,12 @@ export class StoreEnrichmentProvider implements EnrichmentProvider {
           ? { sql: `c.name_key = $1`, args: [nameKeyOf(query.name)], unique: true }
           : undefined;
     if (!match) return null;
-    const rows: CompanyColumns[] = await this.db.query(
+    const companies = await rows<CompanyColumns>(
+      this.db,
       `SELECT ${COMPANY_COLUMNS} FROM companies c WHERE ${match.sql} ORDER BY c.ingested_at, c.id LIMIT 2`,
       match.args,
     );
-    return pick(rows, match.unique);
+    return pick(companies, match.unique);
   }
 
   async findEmail(query: EmailQuery): Promise<string | null> {
@@ -110,13 +112,14 @@ export class StoreEnrichmentProvider implements EnrichmentProvider {
             }
           : undefined;
     if (!match) return null;
-    const rows: PersonRow[] = await this.db.query(
+    const people = await rows<PersonRow>(
+      this.db,
       `SELECT p.company_id, ${PERSON_COLUMNS}, ${COMPANY_COLUMNS}
        FROM people p LEFT JOIN companies c ON c.id = p.company_id
        WHERE ${match.sql} ORDER BY p.ingested_at, p.id LIMIT 2`,
       match.args,
     );
-    return pick(rows, match.unique);
+    return pick(people, match.unique);
   }
 
   private async waitLive(signal?: AbortSignal): Promise<void> {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { changed, execute, firstRow, rows, type Queryable } from '../../db/sql';
 import type { Config } from '../../config';
 import { SecretBox } from '../../crypto/secret-box';
 import { AppError, conflict, notFound, validationError } from '../../errors';
@@ -41,6 +42,7 @@ export interface CrmAccess {
 /** The connection cannot push until the person reconnects it; the reason says why. */
 export class ConnectionBroken extends Error {}
 
+/** The columns of `SELECT * FROM crm_connections` that are read. */
 interface ConnectionRow {
   id: string;
   account_id: string;
@@ -88,7 +90,8 @@ export class CrmConnections {
    */
   async record(accountId: string, input: CrmConnectionInput): Promise<CrmConnectionSummary> {
     await this.accounts.require(accountId);
-    const [row] = await this.db.query(
+    const [row] = await rows<{ id: string }>(
+      this.db,
       `INSERT INTO crm_connections (account_id, provider, access_token_encrypted, refresh_token_encrypted, expires_at, api_base_url, label)
        VALUES ($1, $2, $3, $4, $5, $6, 'imported by an operator') RETURNING id`,
       [
@@ -104,12 +107,20 @@ export class CrmConnections {
   }
 
   async list(accountId: string): Promise<CrmConnectionSummary[]> {
-    const rows = await this.db.query(
+    const connections = await rows<{
+      id: string;
+      provider: CrmProvider;
+      label: string;
+      status: 'connected' | 'broken';
+      broken_reason: string | null;
+      created_at: Date;
+    }>(
+      this.db,
       `SELECT id, provider, label, status, broken_reason, created_at FROM crm_connections
        WHERE account_id = $1 ORDER BY created_at, id`,
       [accountId],
     );
-    return rows.map((r: Record<string, any>) => ({
+    return connections.map((r) => ({
       integrationId: r.id,
       provider: r.provider,
       label: r.label,
@@ -134,7 +145,8 @@ export class CrmConnections {
     if (input.reconnectId) await this.requireOwned(input.accountId, input.reconnectId, input.provider);
     const state = randomBytes(24).toString('base64url');
     const verifier = VendorOAuth.newVerifier();
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO crm_authorizations (state, account_id, member_id, provider, code_verifier_encrypted, reconnect_id)
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [state, input.accountId, input.memberId, input.provider, this.secrets.seal(verifier), input.reconnectId ?? null],
@@ -154,13 +166,14 @@ export class CrmConnections {
     label: string;
   }): Promise<CrmConnectionSummary> {
     const state = input.callbackUrl.searchParams.get('state') ?? '';
-    const [rows] = await this.db.query(
+    const taken = await changed<{ account_id: string; code_verifier_encrypted: string; reconnect_id: string | null }>(
+      this.db,
       `DELETE FROM crm_authorizations WHERE state = $1 AND member_id = $2 AND provider = $3
          AND created_at > now() - interval '${AUTHORIZATION_TTL}'
        RETURNING account_id, code_verifier_encrypted, reconnect_id`,
       [state, input.memberId, input.provider],
     );
-    const pending = (rows as Array<Record<string, string | null>>)[0];
+    const pending = taken.rows[0];
     if (!pending)
       throw new AppError(
         400,
@@ -173,7 +186,7 @@ export class CrmConnections {
     const tokens = await this.oauthOf(input.provider)
       .exchange(input.callbackUrl, {
         state,
-        verifier: this.secrets.open(pending.code_verifier_encrypted as string),
+        verifier: this.secrets.open(pending.code_verifier_encrypted),
         redirectUri: input.redirectUri,
       })
       .catch((err: unknown) => {
@@ -183,12 +196,13 @@ export class CrmConnections {
           `${this.vendors[input.provider].name} did not give us a token: ${err instanceof Error ? err.message : String(err)}`,
         );
       });
-    const accountId = pending.account_id as string;
+    const accountId = pending.account_id;
     const label = tokens.apiBaseUrl ? new URL(tokens.apiBaseUrl).host : input.label;
     const connectionId = pending.reconnect_id
       ? await this.storeTokens(this.db, pending.reconnect_id, tokens, { reconnected: true })
       : (
-          await this.db.query(
+          await rows<{ id: string }>(
+            this.db,
             `INSERT INTO crm_connections (account_id, provider, access_token_encrypted, refresh_token_encrypted, expires_at, api_base_url, label)
              VALUES ($6, $7, $1, $2, $3, $4, $5) RETURNING id`,
             [...this.sealedTokens(tokens), label, accountId, input.provider],
@@ -211,7 +225,7 @@ export class CrmConnections {
         .then(() => true)
         .catch(() => false);
     }
-    await this.db.query(`DELETE FROM crm_connections WHERE id = $1`, [row.id]);
+    await execute(this.db, `DELETE FROM crm_connections WHERE id = $1`, [row.id]);
     return { revoked };
   }
 
@@ -271,15 +285,16 @@ export class CrmConnections {
   }
 
   async sheetHeaderWritten(connectionId: string, spreadsheetId: string, sheet: string): Promise<boolean> {
-    const rows = await this.db.query(
+    const written = await rows<unknown>(
+      this.db,
       `SELECT 1 FROM sheet_headers WHERE crm_connection_id = $1 AND spreadsheet_id = $2 AND sheet_name = $3`,
       [connectionId, spreadsheetId, sheet],
     );
-    return rows.length > 0;
+    return written.length > 0;
   }
 
   async recordSheetHeader(connectionId: string, spreadsheetId: string, sheet: string): Promise<void> {
-    await this.db.query(`INSERT INTO sheet_headers VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
+    await execute(this.db, `INSERT INTO sheet_headers VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
       connectionId,
       spreadsheetId,
       sheet,
@@ -292,9 +307,9 @@ export class CrmConnections {
    */
   private async refresh(connectionId: string, refusedToken: string | null): Promise<CrmAccess> {
     const outcome = await this.db.transaction(async (tx: EntityManager): Promise<CrmAccess | { broken: string }> => {
-      const [row] = (await tx.query(`SELECT * FROM crm_connections WHERE id = $1 FOR UPDATE`, [
+      const row = await firstRow<ConnectionRow>(tx, `SELECT * FROM crm_connections WHERE id = $1 FOR UPDATE`, [
         connectionId,
-      ])) as ConnectionRow[];
+      ]);
       if (!row) return { broken: 'not sent: the connection was removed; connect the tool again in the dashboard' };
       if (row.status === 'broken') return { broken: this.brokenText(row.provider, row.broken_reason) };
       const current = this.secrets.open(row.access_token_encrypted);
@@ -308,7 +323,8 @@ export class CrmConnections {
       } catch (err) {
         if (!(err instanceof GrantRefused)) throw err;
         // Committed with the transaction, so the page shows "reconnect" from now on.
-        await tx.query(
+        await execute(
+          tx,
           `UPDATE crm_connections SET status = 'broken', broken_reason = $2, updated_at = now() WHERE id = $1`,
           [row.id, err.message],
         );
@@ -347,23 +363,25 @@ export class CrmConnections {
     provider: CrmProvider,
     connectionId: string | null,
   ): Promise<ConnectionRow> {
-    const rows = (await this.db.query(
+    const found = await rows<ConnectionRow>(
+      this.db,
       `SELECT * FROM crm_connections WHERE account_id = $1 AND provider = $2 ${connectionId ? 'AND id = $3' : ''}`,
       connectionId ? [accountId, provider, connectionId] : [accountId, provider],
-    )) as ConnectionRow[];
-    if (rows.length !== 1)
+    );
+    if (found.length !== 1)
       throw new ConnectionBroken(
         `not sent: ${this.vendors[provider].name} is not connected any more (or several are and none is named); connect it again in the dashboard`,
       );
-    return rows[0]!;
+    return found[0]!;
   }
 
   private async requireOwned(accountId: string, connectionId: string, provider?: CrmProvider): Promise<ConnectionRow> {
     await this.accounts.require(accountId);
-    const [row] = (await this.db.query(`SELECT * FROM crm_connections WHERE id = $1 AND account_id = $2`, [
-      connectionId,
-      accountId,
-    ])) as ConnectionRow[];
+    const row = await firstRow<ConnectionRow>(
+      this.db,
+      `SELECT * FROM crm_connections WHERE id = $1 AND account_id = $2`,
+      [connectionId, accountId],
+    );
     if (!row || (provider && row.provider !== provider)) throw notFound('Connection');
     return row;
   }
@@ -385,20 +403,20 @@ export class CrmConnections {
    * Answers the connection's id, or undefined when it is gone.
    */
   private async storeTokens(
-    db: Pick<EntityManager, 'query'>,
+    db: Queryable,
     connectionId: string,
     tokens: VendorTokens,
     { reconnected }: { reconnected: boolean },
   ): Promise<string | undefined> {
-    // TypeORM answers an UPDATE … RETURNING with [rows, affected].
-    const [rows] = await db.query(
+    const stored = await changed<{ id: string }>(
+      db,
       `UPDATE crm_connections SET access_token_encrypted = $2, refresh_token_encrypted = coalesce($3, refresh_token_encrypted),
          expires_at = $4, api_base_url = coalesce($5, api_base_url), updated_at = now()
          ${reconnected ? ", status = 'connected', broken_reason = NULL" : ''}
        WHERE id = $1 RETURNING id`,
       [connectionId, ...this.sealedTokens(tokens)],
     );
-    return (rows as Array<{ id: string }>)[0]?.id;
+    return stored.rows[0]?.id;
   }
 
   private sealedTokens(tokens: VendorTokens): [string, string | null, Date | null, string | null] {

@@ -10,6 +10,7 @@ import type { DestinationSender, PushResult } from './destination-sender';
 import type { Logger } from '../../logger';
 import type { ServiceMetrics } from '../../metrics/service-metrics';
 import { leadWorkflowId } from '../../temporal/contract';
+import { changed, execute, firstRow, type Queryable } from '../../db/sql';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -24,6 +25,24 @@ export type AttemptOutcome =
   /** Not an attempt: the endpoint asked for a slower pace, and its next slot is `retryInMs` away. */
   | { outcome: 'deferred'; retryInMs: number }
   | { outcome: 'permanent'; statusCode: number | null; error: string };
+
+/** A pending delivery as its attempt claims it, with the stored payload and the sealed signing secret. */
+interface ClaimedDelivery {
+  id: string;
+  /** A nullable column, set on every delivery attempted here: lead and replay ones (a test send has no lead). */
+  lead_id: string;
+  signal_id: string;
+  account_id: string;
+  route: string;
+  target: string;
+  integration_id: string | null;
+  crm_connection_id: string | null;
+  attempts: number;
+  kind: string;
+  /** The stored lead's JSON text; null once the lead is gone. */
+  payload: string | null;
+  sealed_secret: string | null;
+}
 
 export interface AttemptOptions {
   /** The back-off after a failed attempt (429s wait their Retry-After instead). */
@@ -60,9 +79,9 @@ export class Deliveries {
    */
   async attempt(deliveryId: string, options: AttemptOptions): Promise<AttemptOutcome> {
     // One round trip: the attempt is counted, and the route, the stored payload and the signing
-    // secret (the linked key's, while not revoked) come back with it. TypeORM answers an
-    // UPDATE … RETURNING with [rows, affected].
-    const [[delivery]] = await this.db.query(
+    // secret (the linked key's, while not revoked) come back with it.
+    const claimed = await changed<ClaimedDelivery>(
+      this.db,
       `UPDATE deliveries d SET attempts = attempts + 1, updated_at = now() WHERE d.id = $1 AND d.status = 'pending'
        RETURNING d.id, d.lead_id, d.signal_id, d.account_id, d.route, d.target, d.integration_id, d.crm_connection_id, d.attempts, d.kind,
          (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
@@ -70,9 +89,12 @@ export class Deliveries {
           WHERE s.id = d.signal_id) AS sealed_secret`,
       [deliveryId],
     );
+    const [delivery] = claimed.rows;
     if (!delivery) {
-      const [row] = await this.db.query(`SELECT status FROM deliveries WHERE id = $1`, [deliveryId]);
-      return { outcome: 'settled', status: (row?.status ?? 'cancelled') as DeliveryStatus };
+      const row = await firstRow<{ status: DeliveryStatus }>(this.db, `SELECT status FROM deliveries WHERE id = $1`, [
+        deliveryId,
+      ]);
+      return { outcome: 'settled', status: row?.status ?? 'cancelled' };
     }
     // The endpoint's slot is claimed last, right before the send, so a 429 noted meanwhile by
     // another attempt holds this one back.
@@ -82,7 +104,8 @@ export class Deliveries {
       const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
       if ('deferMs' in slot) {
         // Not an attempt after all: uncounted, and due when the slot is near.
-        await this.db.query(
+        await execute(
+          this.db,
           `UPDATE deliveries SET attempts = attempts - 1, updated_at = now(),
              next_attempt_at = now() + make_interval(secs => $2::int / 1000.0)
            WHERE id = $1 AND status = 'pending'`,
@@ -98,7 +121,7 @@ export class Deliveries {
       return { outcome: 'permanent', statusCode: null, error: 'lead no longer exists' };
     }
     const source = {
-      payload: delivery.payload as string,
+      payload: delivery.payload,
       secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret),
     };
     const sent =
@@ -107,7 +130,8 @@ export class Deliveries {
         : await this.push(delivery, source.payload);
     const outcome = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
     // The attempt row and the delivery's new state in one statement.
-    await this.db.query(
+    await execute(
+      this.db,
       `WITH attempt AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
        )
@@ -149,7 +173,8 @@ export class Deliveries {
 
   /** The end of a delivery whose retries ran out (or that failed permanently); idempotent. */
   async markFailed(deliveryId: string, reason: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, last_error = coalesce(last_error, $2), updated_at = now()
        WHERE id = $1 AND status = 'pending'`,
       [deliveryId, reason],
@@ -158,7 +183,8 @@ export class Deliveries {
 
   /** A delivery whose workflow was cancelled (its signal deleted); idempotent. */
   async markCancelled(deliveryId: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = 'pending'`,
       [deliveryId],
     );
@@ -179,15 +205,15 @@ export class Deliveries {
   }
 
   /** A sequencer or CRM route: the same stored payload, mapped for the tool and pushed through its adapter. */
-  private async push(delivery: Record<string, any>, payload: string) {
+  private async push(delivery: ClaimedDelivery, payload: string) {
     return this.destinations.send({
-      deliveryId: delivery.id as string,
-      attempt: delivery.attempts as number,
-      accountId: delivery.account_id as string,
-      leadId: delivery.lead_id as string,
-      route: delivery.route as string,
-      target: delivery.target as string,
-      integrationId: (delivery.integration_id ?? delivery.crm_connection_id ?? null) as string | null,
+      deliveryId: delivery.id,
+      attempt: delivery.attempts,
+      accountId: delivery.account_id,
+      leadId: delivery.lead_id,
+      route: delivery.route,
+      target: delivery.target,
+      integrationId: delivery.integration_id ?? delivery.crm_connection_id ?? null,
       payload,
     });
   }
@@ -195,13 +221,14 @@ export class Deliveries {
 
 /** A delivery's last state, when its only (test) or last attempt is done; a settled row stays as it is. */
 export async function settleDelivery(
-  db: DataSource,
+  db: Queryable,
   deliveryId: string,
   status: DeliveryStatus,
   statusCode: number | null,
   error: string | null,
 ): Promise<void> {
-  await db.query(
+  await execute(
+    db,
     `UPDATE deliveries SET status = $2, last_status_code = $3, last_error = $4, next_attempt_at = NULL, updated_at = now()
      WHERE id = $1 AND status = 'pending'`,
     [deliveryId, status, statusCode, error],

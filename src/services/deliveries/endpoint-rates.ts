@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { execute, firstRow, rows } from '../../db/sql';
 
 /** Spacing between sends after an endpoint's first 429: at most two sends a second. */
 export const THROTTLED_START_INTERVAL_MS = 500;
@@ -36,7 +37,9 @@ export class EndpointRates {
     maxWaitMs: number,
   ): Promise<{ waitMs: number; paced: boolean } | { deferMs: number }> {
     // greatest() skips nulls. The claimed slot is the new next_send_at minus the spacing.
-    const [slot] = await this.db.query(
+    // One row always: each column is a scalar subquery, null when it finds nothing.
+    const [slot] = await rows<{ wait_ms: number | null; min_interval_ms: number | null; defer_ms: number | null }>(
+      this.db,
       `WITH claimed AS (
          UPDATE webhook_endpoints
          SET next_send_at = greatest(now(), throttled_until, next_send_at) + make_interval(secs => min_interval_ms / 1000.0), updated_at = now()
@@ -49,7 +52,7 @@ export class EndpointRates {
           FROM webhook_endpoints WHERE origin = $1) AS defer_ms`,
       [origin, maxWaitMs],
     );
-    if (slot.wait_ms !== null) return { waitMs: slot.wait_ms, paced: slot.min_interval_ms > 0 };
+    if (slot.wait_ms !== null) return { waitMs: slot.wait_ms, paced: (slot.min_interval_ms ?? 0) > 0 };
     // No row: an endpoint that never answered 429 sends at once.
     return slot.defer_ms === null ? { waitMs: 0, paced: false } : { deferMs: slot.defer_ms };
   }
@@ -61,7 +64,8 @@ export class EndpointRates {
    * once each.
    */
   async recordThrottled(origin: string, retryAfterMs: number): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO webhook_endpoints (origin, throttled_until, min_interval_ms, throttle_count, last_throttled_at)
        VALUES ($1, now() + make_interval(secs => $2::int / 1000.0), $3, 1, now())
        ON CONFLICT (origin) DO UPDATE SET
@@ -77,7 +81,8 @@ export class EndpointRates {
 
   /** A 2xx: the endpoint coped, so the spacing shrinks until it is gone. */
   async recordSuccess(origin: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE webhook_endpoints
        SET min_interval_ms = CASE WHEN floor(min_interval_ms * $2::float8) < $3 THEN 0 ELSE floor(min_interval_ms * $2::float8)::int END,
            updated_at = now()
@@ -87,7 +92,14 @@ export class EndpointRates {
   }
 
   async state(origin: string): Promise<EndpointState | null> {
-    const [row] = await this.db.query(
+    const row = await firstRow<{
+      origin: string;
+      throttled_until: Date | null;
+      min_interval_ms: number;
+      next_send_at: Date | null;
+      throttle_count: number;
+    }>(
+      this.db,
       `SELECT origin, throttled_until, min_interval_ms, next_send_at, throttle_count FROM webhook_endpoints WHERE origin = $1`,
       [origin],
     );

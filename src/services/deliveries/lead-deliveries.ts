@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { execute } from '../../db/sql';
 import { destinationRoutesOf } from './destination-sender';
 
 export interface RoutedSignal {
@@ -21,7 +22,8 @@ export async function planLeadDeliveries(tx: EntityManager, signal: RoutedSignal
   ];
   if (routes.length === 0 || leadIds.length === 0) return;
   // The integration must still be this account's, else the attempt resolves it (or fails).
-  await tx.query(
+  await execute(
+    tx,
     `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, integration_id, crm_connection_id)
      SELECT gen_random_uuid(), l.id, $2, $3, r.route, r.target, 'lead',
        (SELECT id FROM integrations WHERE id::text = r.integration_id AND account_id = $3 AND provider = r.route),

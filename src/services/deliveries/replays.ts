@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
+import { execute, firstRow, rows } from '../../db/sql';
 import type { Config } from '../../config';
 import { AppError, notFound, validationError } from '../../errors';
 import {
@@ -44,7 +45,8 @@ export class WebhookReplays {
   ) {}
 
   async replay(accountId: string, signalId: string): Promise<ReplayResult> {
-    const [signal] = await this.db.query(
+    const signal = await firstRow<{ id: string; account_id: string; webhook_url: string | null }>(
+      this.db,
       `SELECT id, account_id, webhook_url FROM signals WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
       [signalId, accountId],
     );
@@ -105,12 +107,14 @@ export class WebhookReplays {
    * A signal deleted or left without a webhook meanwhile ends the replay.
    */
   async createPage(replayId: string, signalId: string, after: ReplayCursor | null, limit: number): Promise<ReplayPage> {
-    const [signal] = await this.db.query(
+    const signal = await firstRow<{ account_id: string; webhook_url: string | null }>(
+      this.db,
       `SELECT account_id, webhook_url FROM signals WHERE id = $1 AND deleted_at IS NULL`,
       [signalId],
     );
     if (!signal?.webhook_url) return { deliveryIds: [], next: null };
-    const leads: Array<{ id: string; created_at: string }> = await this.db.query(
+    const leads = await rows<{ id: string; created_at: string }>(
+      this.db,
       `SELECT id, created_at::text AS created_at FROM leads
        WHERE signal_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) > ($2::timestamptz, $3::uuid))
        ORDER BY created_at, id LIMIT $4`,
@@ -118,7 +122,8 @@ export class WebhookReplays {
     );
     const deliveryIds = leads.map((lead) => replayDeliveryId(replayId, lead.id));
     if (leads.length > 0) {
-      await this.db.query(
+      await execute(
+        this.db,
         `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind)
          SELECT t.id, t.lead_id, $3, $4, 'webhook', $5, 'replay' FROM unnest($1::uuid[], $2::uuid[]) AS t(id, lead_id)
          ON CONFLICT (id) DO NOTHING`,
@@ -158,8 +163,10 @@ export class WebhookReplays {
         );
         return { outcome: 'failed' };
       case 'retry': {
-        const [row] = await this.db.query(`SELECT attempts FROM deliveries WHERE id = $1`, [deliveryId]);
-        const attempts: number = row?.attempts ?? REPLAY_SENDS_PER_LEAD;
+        const row = await firstRow<{ attempts: number }>(this.db, `SELECT attempts FROM deliveries WHERE id = $1`, [
+          deliveryId,
+        ]);
+        const attempts = row?.attempts ?? REPLAY_SENDS_PER_LEAD;
         if (attempts >= REPLAY_SENDS_PER_LEAD) {
           await this.deliveries.markFailed(deliveryId, `${result.error} (replay: ${attempts} attempts)`);
           return { outcome: 'failed' };

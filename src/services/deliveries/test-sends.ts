@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { execute, firstRow } from '../../db/sql';
 import type { Config } from '../../config';
 import { notFound, validationError } from '../../errors';
 import type { ApiKeys } from '../api-keys';
@@ -61,7 +62,8 @@ export class TestSends {
     );
     const payloadSent: Record<string, unknown> = { ...payload, signal: { ...payload.signal, is_test: true } };
     const secret = signal.api_key_id ? await this.apiKeys.webhookSecret(signal.api_key_id) : null;
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO deliveries (id, lead_id, signal_id, account_id, route, target, kind, attempts) VALUES ($1, NULL, $2, $3, 'webhook', $4, 'test', 1)`,
       [deliveryId, signal.id, signal.account_id, target],
     );
@@ -83,7 +85,8 @@ export class TestSends {
   }
 
   private async signalOf(accountId: string, signalId: string): Promise<SignalRow> {
-    const [signal] = await this.db.query(
+    const signal = await firstRow<SignalRow>(
+      this.db,
       `SELECT id, account_id, api_key_id, name, signal_type_id, webhook_url, config FROM signals
        WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
       [signalId, accountId],

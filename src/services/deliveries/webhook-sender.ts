@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { DataSource } from 'typeorm';
+import { execute } from '../../db/sql';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
 import { classifyHttpStatus } from '../../providers/outbound-error';
@@ -58,7 +59,8 @@ export class WebhookSender {
   /** Sends once, records the attempt row, and answers the contract's classification. */
   async send(input: WebhookSend): Promise<SendResult> {
     const result = await this.sendUnrecorded(input);
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)`,
       [
         input.deliveryId,

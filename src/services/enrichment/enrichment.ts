@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { DataSource } from 'typeorm';
+import { changed, execute, firstRow } from '../../db/sql';
 import type { Config } from '../../config';
 import {
   AppError,
@@ -186,7 +187,8 @@ export class Enrichment {
     if (problems.length > 0) throw validationError(problems);
     await this.requireBalance(caller, ENRICHMENT_PRICES.contact);
     const jobId = randomUUID();
-    await this.deps.db.query(
+    await execute(
+      this.deps.db,
       `INSERT INTO enrichment_jobs (id, account_id, key_id, total, contacts) VALUES ($1, $2, $3, $4, $5::jsonb)`,
       [jobId, caller.accountId, caller.keyId, stored.length, JSON.stringify(stored)],
     );
@@ -196,7 +198,7 @@ export class Enrichment {
       bulkEnrichmentWorkflowId(jobId),
       input,
       `Bulk contact enrichment of ${stored.length} contacts`,
-      () => this.deps.db.query(`DELETE FROM enrichment_jobs WHERE id = $1`, [jobId]),
+      () => execute(this.deps.db, `DELETE FROM enrichment_jobs WHERE id = $1`, [jobId]),
     );
     return { jobId };
   }
@@ -205,12 +207,17 @@ export class Enrichment {
     caller: Caller,
     jobId: string,
   ): Promise<{ status: BulkStatus; total: number; done: number; results: BulkResult[] }> {
-    const [job] = await this.deps.db.query(
-      `SELECT status, total, done, results FROM enrichment_jobs WHERE id = $1 AND account_id = $2`,
-      [jobId, caller.accountId],
-    );
+    const job = await firstRow<{
+      status: BulkStatus;
+      total: number;
+      done: number;
+      results: Record<string, BulkResult>;
+    }>(this.deps.db, `SELECT status, total, done, results FROM enrichment_jobs WHERE id = $1 AND account_id = $2`, [
+      jobId,
+      caller.accountId,
+    ]);
     if (!job) throw notFound('Bulk enrichment job');
-    const results = (Object.values(job.results ?? {}) as BulkResult[]).sort((a, b) => a.index - b.index);
+    const results = Object.values(job.results ?? {}).sort((a, b) => a.index - b.index);
     return { status: job.status, total: job.total, done: job.done, results };
   }
 
@@ -219,22 +226,28 @@ export class Enrichment {
     const reference = requireValid(contactQueryOf(ref ?? {}), 'body');
     await this.requireBalance(caller, ENRICHMENT_PRICES.phone);
     const lookupId = randomUUID();
-    await this.deps.db.query(
+    await execute(
+      this.deps.db,
       `INSERT INTO phone_lookups (id, account_id, key_id, contact) VALUES ($1, $2, $3, $4::jsonb)`,
       [lookupId, caller.accountId, caller.keyId, JSON.stringify(reference)],
     );
     const input: PhoneLookupInput = { lookupId };
     await this.startWorkflow('phoneLookupWorkflow', phoneLookupWorkflowId(lookupId), input, 'Phone lookup', () =>
-      this.deps.db.query(`DELETE FROM phone_lookups WHERE id = $1`, [lookupId]),
+      execute(this.deps.db, `DELETE FROM phone_lookups WHERE id = $1`, [lookupId]),
     );
     return { lookupId };
   }
 
   async phoneLookup(caller: Caller, lookupId: string): Promise<PhoneLookupAnswer> {
-    const [row] = await this.deps.db.query(
-      `SELECT status, phone, error_code, error FROM phone_lookups WHERE id = $1 AND account_id = $2`,
-      [lookupId, caller.accountId],
-    );
+    const row = await firstRow<{
+      status: PhoneLookupStatus;
+      phone: string | null;
+      error_code: string | null;
+      error: string | null;
+    }>(this.deps.db, `SELECT status, phone, error_code, error FROM phone_lookups WHERE id = $1 AND account_id = $2`, [
+      lookupId,
+      caller.accountId,
+    ]);
     if (!row) throw notFound('Phone lookup');
     if (row.status === 'pending') return { status: 'pending' };
     if (row.status === 'failed')
@@ -253,7 +266,12 @@ export class Enrichment {
    * and the recounted `done` in one statement.
    */
   async runBulkSlice(jobId: string, from: number, to: number): Promise<{ done: number }> {
-    const [job] = await this.deps.db.query(
+    const job = await firstRow<{
+      account_id: string;
+      status: BulkStatus;
+      pending: { index: number; contact: StoredBulkContact }[];
+    }>(
+      this.deps.db,
       `SELECT account_id, status,
               coalesce((SELECT jsonb_agg(jsonb_build_object('index', t.i - 1, 'contact', t.c) ORDER BY t.i)
                         FROM jsonb_array_elements(contacts) WITH ORDINALITY AS t(c, i)
@@ -262,22 +280,23 @@ export class Enrichment {
       [jobId, from, to],
     );
     if (!job || job.status !== 'running') return { done: 0 };
-    const pending = job.pending as { index: number; contact: StoredBulkContact }[];
     const results = await Promise.all(
-      pending.map(({ index, contact }) => this.bulkItem(jobId, job.account_id, index, contact)),
+      job.pending.map(({ index, contact }) => this.bulkItem(jobId, job.account_id, index, contact)),
     );
     const entries = Object.fromEntries(results.map((result) => [String(result.index), result]));
-    const [updated] = await this.deps.db.query(
+    const updated = await changed<{ done: number }>(
+      this.deps.db,
       `UPDATE enrichment_jobs SET results = results || $2::jsonb,
               done = (SELECT count(*) FROM jsonb_object_keys(results || $2::jsonb))
        WHERE id = $1 RETURNING done`,
       [jobId, JSON.stringify(entries)],
     );
-    return { done: updated?.done ?? 0 };
+    return { done: updated.rows[0]?.done ?? 0 };
   }
 
   async finishBulkJob(jobId: string, failure?: string): Promise<void> {
-    await this.deps.db.query(
+    await execute(
+      this.deps.db,
       `UPDATE enrichment_jobs SET status = $2, error = $3, completed_at = now() WHERE id = $1 AND status = 'running'`,
       [jobId, failure ? 'failed' : 'completed', failure ?? null],
     );
@@ -285,14 +304,17 @@ export class Enrichment {
 
   /** The phone, charged in the same transaction that records it, so a retry finds it recorded. */
   async runPhoneLookup(lookupId: string): Promise<PhoneLookupStatus> {
-    const [row] = await this.deps.db.query(`SELECT account_id, status, contact FROM phone_lookups WHERE id = $1`, [
-      lookupId,
-    ]);
+    const row = await firstRow<{ account_id: string; status: PhoneLookupStatus; contact: ContactQuery }>(
+      this.deps.db,
+      `SELECT account_id, status, contact FROM phone_lookups WHERE id = $1`,
+      [lookupId],
+    );
     if (!row || row.status !== 'pending') return row?.status ?? 'failed';
-    const phone = await this.deps.provider.lookupPhone(row.contact as ContactQuery);
+    const phone = await this.deps.provider.lookupPhone(row.contact);
     return this.deps.db.transaction(async (tx) => {
       if (!phone) {
-        await tx.query(
+        await execute(
+          tx,
           `UPDATE phone_lookups SET status = 'completed', completed_at = now() WHERE id = $1 AND status = 'pending'`,
           [lookupId],
         );
@@ -305,14 +327,16 @@ export class Enrichment {
         idempotencyKey: `phone:${lookupId}`,
       });
       if (outcome === 'insufficient') {
-        await tx.query(
+        await execute(
+          tx,
           `UPDATE phone_lookups SET status = 'failed', error_code = 'INSUFFICIENT_CREDITS', error = $2, completed_at = now()
            WHERE id = $1 AND status = 'pending'`,
           [lookupId, `A phone was found but the account cannot pay its ${ENRICHMENT_PRICES.phone} credits`],
         );
         return 'failed';
       }
-      await tx.query(
+      await execute(
+        tx,
         `UPDATE phone_lookups SET status = 'completed', phone = $2, completed_at = now() WHERE id = $1 AND status = 'pending'`,
         [lookupId, phone],
       );
@@ -321,7 +345,8 @@ export class Enrichment {
   }
 
   async failPhoneLookup(lookupId: string, message: string): Promise<void> {
-    await this.deps.db.query(
+    await execute(
+      this.deps.db,
       `UPDATE phone_lookups SET status = 'failed', error_code = 'LOOKUP_FAILED', error = $2, completed_at = now()
        WHERE id = $1 AND status = 'pending'`,
       [lookupId, message],

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { execute, rows } from '../../db/sql';
 import { AppError } from '../../errors';
 import type { Logger } from '../../logger';
 
@@ -66,11 +67,13 @@ export class LookupSlots {
     const expiresInMs = this.holdLimitMs + EXPIRY_MARGIN_MS;
     return this.db.transaction(async (tx) => {
       // Serialises the count and the insert per key; other keys never wait on it.
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext('lookup_slots'), hashtext($1))`, [keyId]);
+      await execute(tx, `SELECT pg_advisory_xact_lock(hashtext('lookup_slots'), hashtext($1))`, [keyId]);
       // One round trip under the lock: purge the key's expired rows, insert only while the live
       // count is under the cap, and say when the oldest lookup in flight (the first expected to
       // finish) should free its slot, for Retry-After.
-      const [{ taken, retry_after }] = await tx.query(
+      // One row: `live` is an aggregate; no lookup in flight leaves `retry_after` null.
+      const [{ taken, retry_after }] = await rows<{ taken: boolean; retry_after: number | null }>(
+        tx,
         `WITH expired AS (DELETE FROM lookup_slots WHERE key_id = $2 AND expires_at <= clock_timestamp()),
               live AS (SELECT count(*) AS held, min(acquired_at) AS oldest
                        FROM lookup_slots WHERE key_id = $2 AND expires_at > clock_timestamp()),
@@ -92,7 +95,7 @@ export class LookupSlots {
 
   async release(slotId: string): Promise<void> {
     try {
-      await this.db.query(`DELETE FROM lookup_slots WHERE slot_id = $1`, [slotId]);
+      await execute(this.db, `DELETE FROM lookup_slots WHERE slot_id = $1`, [slotId]);
     } catch (err) {
       // The row expires on its own; a failed release only holds the slot a little longer.
       this.logger?.warn({ err, slotId }, 'could not release a lookup slot; it expires by itself');
@@ -101,7 +104,8 @@ export class LookupSlots {
 
   /** Slots the key holds right now (for tests and the operator). */
   async inFlight(keyId: string): Promise<number> {
-    const [{ count }] = await this.db.query(
+    const [{ count }] = await rows<{ count: number }>(
+      this.db,
       `SELECT count(*)::int AS count FROM lookup_slots WHERE key_id = $1 AND expires_at > clock_timestamp()`,
       [keyId],
     );

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { rows } from '../../db/sql';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
@@ -116,8 +117,8 @@ export class Ingestion {
   private async addStored(table: 'companies' | 'people', ids: string[], known: Set<string>): Promise<void> {
     const missing = [...new Set(ids.filter((id) => !known.has(id)))];
     for (const chunk of chunks(missing, 10_000)) {
-      const rows: { id: string }[] = await this.db.query(`SELECT id FROM ${table} WHERE id = ANY($1::text[])`, [chunk]);
-      for (const row of rows) known.add(row.id);
+      const stored = await rows<{ id: string }>(this.db, `SELECT id FROM ${table} WHERE id = ANY($1::text[])`, [chunk]);
+      for (const row of stored) known.add(row.id);
     }
   }
 
@@ -231,7 +232,8 @@ export class Ingestion {
 
   /** Runs an `INSERT ... SELECT` with `ON CONFLICT (id) DO NOTHING` and answers how many rows were new. */
   private async insertCounting(insert: string, columns: unknown[][]): Promise<number> {
-    const [{ inserted }] = await this.db.query(
+    const [{ inserted }] = await rows<{ inserted: number }>(
+      this.db,
       `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING 1) SELECT count(*)::int AS inserted FROM added`,
       columns,
     );

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { rows } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import { signalType } from '../../signal-types/registry';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
@@ -33,7 +34,8 @@ export async function findCandidates(
     plan.subjectAllowed,
   ];
   const { args } = plan;
-  return tx.query(
+  return rows<Candidate>(
+    tx,
     `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
       FROM ${plan.from}
       WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}

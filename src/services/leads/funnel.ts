@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { rows } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { invalidRequest } from '../../errors';
@@ -22,6 +23,12 @@ export interface SignalFunnel {
   candidates: number;
   stages: FunnelStage[];
   leads: number;
+}
+
+interface FunnelRow {
+  candidates: number;
+  leads: number;
+  [stage: `reached_${number}`]: number;
 }
 
 /** Stages after the config filters, the same for both signal types. */
@@ -99,7 +106,9 @@ export class Funnel {
       `is_lead OR (next_of_subject AND queue_position <= ${capacityArg})`,
       `is_lead OR (next_of_subject AND queue_position <= ${capacityArg} AND NOT ${creditsStopArg})`,
     ];
-    const [row] = await this.db.query(
+    // One row: counts of the whole queue; `reached_i` those through stage i.
+    const [row] = await rows<FunnelRow>(
+      this.db,
       `WITH flagged AS (
          SELECT e.id, e.occurred_at, ${plan.subject} AS subject,
            CASE WHEN produced.lead_at IS NOT NULL THEN produced.lead_at >= ${fromArg} AND produced.lead_at < ${toArg}
@@ -134,9 +143,9 @@ export class Funnel {
     );
 
     const names = [...plan.filters.map((filter) => filter.field), ...OUTCOME_STAGES];
-    let previous: number = row.candidates;
+    let previous = row.candidates;
     const stages = names.map((filter, i) => {
-      const remaining: number = row[`reached_${i}`];
+      const remaining = row[`reached_${i}`];
       const stage = { filter, removed: previous - remaining, remaining };
       previous = remaining;
       return stage;

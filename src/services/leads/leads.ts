@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Credits } from '../credits';
 import { runPrepared, type Statement } from '../../db/prepared';
+import { execute, firstRow } from '../../db/sql';
 import { signalType } from '../../signal-types/registry';
+
+/** A lead's email lookup: `pending` until it is done, when the signal asks for emails. */
+type EmailStatus = 'not_requested' | 'pending' | 'found' | 'not_found' | 'unpaid';
 
 export interface LeadPageQuery {
   since?: Date;
@@ -90,8 +94,12 @@ export class Leads {
   }
 
   async payload(leadId: string): Promise<Record<string, unknown> | null> {
-    const rows = await this.db.query(`SELECT payload::text AS payload FROM leads WHERE id = $1`, [leadId]);
-    return rows[0] ? JSON.parse(rows[0].payload) : null;
+    const lead = await firstRow<{ payload: string }>(
+      this.db,
+      `SELECT payload::text AS payload FROM leads WHERE id = $1`,
+      [leadId],
+    );
+    return lead ? (JSON.parse(lead.payload) as Record<string, unknown>) : null;
   }
 
   /**
@@ -100,17 +108,27 @@ export class Leads {
    * lead (idempotent on the lead), in the same transaction that writes the email into the
    * stored payload; an account-watchlist lead's 3 credits already cover it.
    */
-  async findEmail(leadId: string): Promise<'found' | 'not_found' | 'not_requested' | 'unpaid'> {
+  async findEmail(leadId: string): Promise<Exclude<EmailStatus, 'pending'>> {
     return this.db.transaction(async (tx) => {
-      const [lead] = await tx.query(
+      const lead = await firstRow<{
+        id: string;
+        signal_id: string;
+        account_id: string;
+        email_status: EmailStatus;
+        payload: string;
+        email: string | null;
+        signal_type_id: string;
+      }>(
+        tx,
         `SELECT l.id, l.signal_id, l.account_id, l.email_status, l.payload::text AS payload, p.email, s.signal_type_id
          FROM leads l JOIN signals s ON s.id = l.signal_id LEFT JOIN people p ON l.subject_key = 'person:' || p.id
          WHERE l.id = $1 FOR UPDATE OF l`,
         [leadId],
       );
-      if (!lead || lead.email_status !== 'pending') return (lead?.email_status ?? 'not_requested') as 'found';
+      if (!lead) return 'not_requested';
+      if (lead.email_status !== 'pending') return lead.email_status;
       if (!lead.email) {
-        await tx.query(`UPDATE leads SET email_status = 'not_found' WHERE id = $1`, [leadId]);
+        await execute(tx, `UPDATE leads SET email_status = 'not_found' WHERE id = $1`, [leadId]);
         return 'not_found';
       }
       const price = signalType(lead.signal_type_id).creditsPerEmailFound;
@@ -126,12 +144,12 @@ export class Leads {
             })
           : 'charged';
       if (charge === 'insufficient') {
-        await tx.query(`UPDATE leads SET email_status = 'unpaid' WHERE id = $1`, [leadId]);
+        await execute(tx, `UPDATE leads SET email_status = 'unpaid' WHERE id = $1`, [leadId]);
         return 'unpaid';
       }
-      const payload = JSON.parse(lead.payload);
+      const payload = JSON.parse(lead.payload) as { contact: Record<string, unknown> };
       payload.contact.email = lead.email;
-      await tx.query(`UPDATE leads SET email_status = 'found', payload = $2 WHERE id = $1`, [
+      await execute(tx, `UPDATE leads SET email_status = 'found', payload = $2 WHERE id = $1`, [
         leadId,
         JSON.stringify(payload),
       ]);

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { execute, firstRow, rows } from '../../db/sql';
 import { Signal, type SignalStatus } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import type { Credits } from '../credits';
@@ -49,10 +50,11 @@ export class LeadProduction {
 
     const now = this.clock.now();
     if (!signal.firstEvaluatedAt) {
-      await this.db.query(`UPDATE signals SET first_evaluated_at = $2 WHERE id = $1 AND first_evaluated_at IS NULL`, [
-        signalId,
-        now,
-      ]);
+      await execute(
+        this.db,
+        `UPDATE signals SET first_evaluated_at = $2 WHERE id = $1 AND first_evaluated_at IS NULL`,
+        [signalId, now],
+      );
       signal.firstEvaluatedAt = now;
     }
     const remainingToday = leadsLeftToday(signal, this.clock.utcDay(now));
@@ -67,7 +69,7 @@ export class LeadProduction {
     });
     if (stop === 'credits') await this.markCreditsExhausted(signalId, now);
     else if (produced > 0 && signal.creditsExhaustedAt)
-      await this.db.query(`UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
+      await execute(this.db, `UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
 
     const deferredBy = stop === 'credits' ? 'credits' : stop === 'cap' ? 'dailyLeadLimit' : undefined;
     return {
@@ -95,7 +97,8 @@ export class LeadProduction {
     if (candidates.length === 0) return { produced: 0 };
     return this.db.transaction(async (tx) => {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
-      const [locked] = await tx.query(
+      const locked = await firstRow<LockedSignalRow>(
+        tx,
         `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations
          FROM signals WHERE id = $1 FOR UPDATE`,
         [signal.id],
@@ -125,11 +128,12 @@ export class LeadProduction {
         signalTypeId: signal.signalTypeId,
         getPhones: Boolean((signal.config as { getPhones?: boolean }).getPhones),
       };
-      const rows = chosen.map((candidate) => {
+      const drafted = chosen.map((candidate) => {
         const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);
         return { leadId, candidate, payload: JSON.stringify(buildLeadPayload(leadId, now, leadInfo, candidate)) };
       });
-      const inserted: { id: string }[] = await tx.query(
+      const inserted = await rows<{ id: string }>(
+        tx,
         `INSERT INTO leads (id, signal_id, account_id, event_id, subject_key, payload, email_status, created_at)
          SELECT l.id, $1, $2, l.event_id, l.subject_key, l.payload::json, l.email_status, $3
          FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[]) AS l(id, event_id, subject_key, payload, email_status)
@@ -138,11 +142,11 @@ export class LeadProduction {
           signal.id,
           signal.accountId,
           now,
-          rows.map((r) => r.leadId),
-          rows.map((r) => r.candidate.event_id),
-          rows.map((r) => r.candidate.subject_key),
-          rows.map((r) => r.payload),
-          rows.map((r) => (getEmails && r.candidate.person_id ? 'pending' : 'not_requested')),
+          drafted.map((r) => r.leadId),
+          drafted.map((r) => r.candidate.event_id),
+          drafted.map((r) => r.candidate.subject_key),
+          drafted.map((r) => r.payload),
+          drafted.map((r) => (getEmails && r.candidate.person_id ? 'pending' : 'not_requested')),
         ],
       );
       if (inserted.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
@@ -169,7 +173,8 @@ export class LeadProduction {
         },
         inserted.map(({ id }) => id),
       );
-      await tx.query(
+      await execute(
+        tx,
         `UPDATE signals SET leads_today = $2, leads_day = $3, leads_total = leads_total + $5, last_lead_at = $4 WHERE id = $1`,
         [signal.id, leadsToday + inserted.length, today, now, inserted.length],
       );
@@ -191,7 +196,8 @@ export class LeadProduction {
     const days = duplicateWindowDays(signal.duplicateHandling);
     if (days === 0) return candidates;
     const since = Number.isFinite(days) ? new Date(now.getTime() - days * 86_400_000) : new Date(0);
-    const repeated: { subject_key: string }[] = await tx.query(
+    const repeated = await rows<{ subject_key: string }>(
+      tx,
       `SELECT DISTINCT subject_key FROM leads WHERE signal_id = $1 AND subject_key = ANY($2::text[]) AND created_at > $3`,
       [signal.id, candidates.map((c) => c.subject_key), since],
     );
@@ -202,23 +208,24 @@ export class LeadProduction {
   }
 
   private async markCreditsExhausted(signalId: string, now: Date): Promise<void> {
-    await this.db.query(`UPDATE signals SET credits_exhausted_at = coalesce(credits_exhausted_at, $2) WHERE id = $1`, [
-      signalId,
-      now,
-    ]);
+    await execute(
+      this.db,
+      `UPDATE signals SET credits_exhausted_at = coalesce(credits_exhausted_at, $2) WHERE id = $1`,
+      [signalId, now],
+    );
   }
 
   /** The signal's leads not yet handed off, with what their workflows need (deliveries) and show (summary). */
   private async pendingLeads(signal: Signal, limit = 5 * LEADS_PER_BATCH): Promise<ProducedLead[]> {
-    const rows: Array<SummaryRow & { id: string; email_pending: boolean; deliveries: LeadDelivery[] }> =
-      await this.db.query(
-        `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
+    const pending = await rows<SummaryRow & { id: string; email_pending: boolean; deliveries: LeadDelivery[] }>(
+      this.db,
+      `SELECT id, email_status = 'pending' AS email_pending, payload->'contact'->>'first_name' AS first_name, payload->'contact'->>'last_name' AS last_name,
            payload->'contact'->>'title' AS title, payload->'company'->>'name' AS company, payload->'signal'->>'last_signal' AS last_signal,
            ${LEAD_DELIVERIES_SQL} AS deliveries
          FROM leads WHERE signal_id = $1 AND handed_off_at IS NULL ORDER BY created_at, id LIMIT $2`,
-        [signal.id, limit],
-      );
-    return rows.map((row) => {
+      [signal.id, limit],
+    );
+    return pending.map((row) => {
       const routes = row.deliveries.map((delivery) => delivery.route);
       return {
         leadId: row.id,
@@ -233,13 +240,26 @@ export class LeadProduction {
   /** The hand-off: these leads' workflows were started, so production answers them no more. Idempotent. */
   async recordHandOff(leadIds: string[]): Promise<void> {
     if (leadIds.length === 0) return;
-    await this.db.query(`UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`, [
-      leadIds,
-    ]);
+    await execute(
+      this.db,
+      `UPDATE leads SET handed_off_at = now() WHERE id = ANY($1::uuid[]) AND handed_off_at IS NULL`,
+      [leadIds],
+    );
   }
 }
 
 class CreditsExhausted extends Error {}
+
+/** The signal's row as production locks it; `leads_day` read as text (YYYY-MM-DD), as the clock's day is. */
+interface LockedSignalRow {
+  status: SignalStatus;
+  deleted_at: Date | null;
+  leads_today: number;
+  leads_day: string | null;
+  daily_lead_limit: number;
+  webhook_url: string | null;
+  destinations: Record<string, unknown>;
+}
 
 interface SummaryRow {
   first_name: string | null;

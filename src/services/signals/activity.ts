@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { rows } from '../../db/sql';
 import type { SignalWorkflowState } from '../../temporal/contract';
 import type { Signals } from './signals';
 
@@ -38,7 +39,8 @@ export class SignalActivityReader {
     const signal = await this.signals.get(accountId, signalId);
     const [live, [delivering]] = await Promise.all([
       signal.status === 'draft' ? Promise.resolve(null) : this.liveState(signalId),
-      this.db.query(
+      rows<{ n: number }>(
+        this.db,
         `SELECT count(DISTINCT lead_id)::int AS n FROM deliveries WHERE signal_id = $1 AND kind = 'lead' AND status = 'pending'`,
         [signalId],
       ),

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { changed } from '../../db/sql';
 
 /**
  * A deleted signal sends nothing more: its pending deliveries are cancelled here, and the signal
@@ -10,11 +11,11 @@ export async function cancelPendingDeliveries(
   db: DataSource,
   signalId: string,
 ): Promise<Array<{ id: string; kind: string; lead_id: string | null }>> {
-  // TypeORM answers an UPDATE … RETURNING with [rows, affected].
-  const [rows] = await db.query(
+  const cancelled = await changed<{ id: string; kind: string; lead_id: string | null }>(
+    db,
     `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, updated_at = now()
      WHERE signal_id = $1 AND status = 'pending' RETURNING id, kind, lead_id`,
     [signalId],
   );
-  return rows;
+  return cancelled.rows;
 }

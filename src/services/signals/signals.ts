@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { rows } from '../../db/sql';
 import { Signal, type SignalStatus } from '../../db/entities/signal';
 import { AppError, conflict, fieldProblemsOf, notFound, validationError } from '../../errors';
 import type { Clock } from '../../clock';
@@ -137,17 +138,19 @@ export class Signals {
     if (filter.signalTypeId) where.push(`signal_type_id = $${args.push(filter.signalTypeId)}`);
     if (filter.createdByThisKey) where.push(`api_key_id = $${args.push(caller.keyId)}`);
     const repo = this.db.getRepository(Signal);
-    const [{ total }] = await this.db.query(
+    const [{ total }] = await rows<{ total: number }>(
+      this.db,
       `SELECT count(*)::int AS total FROM signals WHERE ${where.join(' AND ')}`,
       args,
     );
-    const ids: { id: string }[] = await this.db.query(
+    const ids = await rows<{ id: string }>(
+      this.db,
       `SELECT id FROM signals WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC
        LIMIT $${args.length + 1} OFFSET $${args.length + 2}`,
       [...args, filter.limit, filter.offset],
     );
-    const rows = ids.length ? await repo.findBy(ids.map(({ id }) => ({ id }))) : [];
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    const found = ids.length ? await repo.findBy(ids.map(({ id }) => ({ id }))) : [];
+    const byId = new Map(found.map((row) => [row.id, row]));
     const signals = ids.map(({ id }) => signalResource(byId.get(id) as Signal, this.deps.clock));
     return {
       signals,

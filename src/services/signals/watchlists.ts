@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { execute, rows } from '../../db/sql';
 import type { CompanyEntry } from './config';
 import { normaliseEntry, type WatchlistEntry } from './watchlist-entries';
 
@@ -33,8 +34,9 @@ export class Watchlists {
 
   /** Adds entries to a signal's watchlist inside the caller's transaction; the signal row is locked so imports serialise. */
   async import(tx: EntityManager, signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {
-    await tx.query(`SELECT id FROM signals WHERE id = $1 FOR UPDATE`, [signalId]);
-    const existing: { linkedin_url: string | null; domain: string | null; name_key: string | null }[] = await tx.query(
+    await execute(tx, `SELECT id FROM signals WHERE id = $1 FOR UPDATE`, [signalId]);
+    const existing = await rows<{ linkedin_url: string | null; domain: string | null; name_key: string | null }>(
+      tx,
       `SELECT linkedin_url, domain, name_key FROM watched_companies WHERE signal_id = $1`,
       [signalId],
     );
@@ -54,7 +56,8 @@ export class Watchlists {
       }
     }
     if (fresh.length > 0) {
-      const inserted = await tx.query(
+      const inserted = await rows<{ id: string }>(
+        tx,
         `INSERT INTO watched_companies (signal_id, kind, name, domain, linkedin_url, name_key, identity)
          SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
          ON CONFLICT (signal_id, identity) DO NOTHING
@@ -76,23 +79,34 @@ export class Watchlists {
   }
 
   async count(signalId: string, tx: EntityManager = this.db.manager): Promise<number> {
-    const [{ n }] = await tx.query(`SELECT count(*)::int AS n FROM watched_companies WHERE signal_id = $1`, [signalId]);
+    const [{ n }] = await rows<{ n: number }>(
+      tx,
+      `SELECT count(*)::int AS n FROM watched_companies WHERE signal_id = $1`,
+      [signalId],
+    );
     return n;
   }
 
   async list(signalId: string, page: { limit: number; offset: number }) {
     const total = await this.count(signalId);
-    const rows = await this.db.query(
+    const watched = await rows<{
+      id: string;
+      name: string | null;
+      domain: string | null;
+      linkedin_url: string | null;
+      added_at: Date;
+    }>(
+      this.db,
       `SELECT id, name, domain, linkedin_url, added_at FROM watched_companies WHERE signal_id = $1
        ORDER BY added_at, id LIMIT $2 OFFSET $3`,
       [signalId, page.limit, page.offset],
     );
-    const items = rows.map((row: Record<string, unknown>) => ({
-      id: row.id as string,
-      name: row.name as string | null,
-      domain: row.domain as string | null,
-      linkedinUrl: row.linkedin_url as string | null,
-      addedAt: (row.added_at as Date).toISOString(),
+    const items = watched.map((row) => ({
+      id: row.id,
+      name: row.name,
+      domain: row.domain,
+      linkedinUrl: row.linkedin_url,
+      addedAt: row.added_at.toISOString(),
     }));
     return { items, total, limit: page.limit, offset: page.offset, hasMore: page.offset + items.length < total };
   }
@@ -104,7 +118,8 @@ export class Watchlists {
   ): Promise<{ removed: number }> {
     const entries = (selection.companies ?? []).map(normaliseEntry).filter((e): e is WatchlistEntry => Boolean(e));
     // Counted in SQL: TypeORM answers a bare DELETE ... RETURNING as [rows, rowCount], not as rows.
-    const [{ removed }]: { removed: number }[] = await this.db.query(
+    const [{ removed }] = await rows<{ removed: number }>(
+      this.db,
       `WITH removed AS (
          DELETE FROM watched_companies WHERE signal_id = $1 AND (
            id = ANY($2::uuid[]) OR linkedin_url = ANY($3::text[])
