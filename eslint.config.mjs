@@ -97,8 +97,7 @@ export default tseslint.config(
   {
     // docs/decisions/database.md: SQL outside src/db runs through src/db/sql.ts, whose helpers type its rows.
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
-    // A bare pg client creating the database, before there is one for TypeORM to open.
-    ignores: ['src/db/**', 'src/postgres/embedded.ts', 'src/temporal/cluster-server.ts'],
+    ignores: ['src/db/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

@@ -118,10 +118,11 @@ export class ServiceMetrics {
       registers,
       async collect() {
         this.reset();
-        const rows: { name: string; n: number }[] = await db.query(
+        const counts = await rows<{ name: string; n: number }>(
+          db,
           `SELECT name, records_ingested::float AS n FROM sources`,
         );
-        for (const row of rows) this.set({ source: row.name }, row.n);
+        for (const row of counts) this.set({ source: row.name }, row.n);
       },
     });
     new Gauge({
@@ -131,10 +132,11 @@ export class ServiceMetrics {
       registers,
       async collect() {
         this.reset();
-        const rows: { name: string; n: number }[] = await db.query(
+        const counts = await rows<{ name: string; n: number }>(
+          db,
           `SELECT name, errors_count::float AS n FROM sources`,
         );
-        for (const row of rows) this.set({ source: row.name }, row.n);
+        for (const row of counts) this.set({ source: row.name }, row.n);
       },
     });
   }

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { execute, rows } from '../../db/sql';
 
 /**
  * Each host's next allowed request (table `source_hosts`), claimed in one statement so that
@@ -9,19 +10,21 @@ export class HostPacing {
 
   /** Claims the host's next slot and answers how long to wait for it. */
   async claim(host: string, intervalMs: number): Promise<number> {
-    const [slot] = await this.db.query(
+    const [slot] = await rows<{ wait_ms: number }>(
+      this.db,
       `INSERT INTO source_hosts AS h (host, next_allowed_at) VALUES ($1, now() + make_interval(secs => $2::int / 1000.0))
        ON CONFLICT (host) DO UPDATE
          SET next_allowed_at = greatest(now(), h.next_allowed_at) + make_interval(secs => $2::int / 1000.0)
        RETURNING greatest(0, ceil(extract(epoch FROM h.next_allowed_at - make_interval(secs => $2::int / 1000.0) - now()) * 1000))::int AS wait_ms`,
       [host, intervalMs],
     );
-    return slot.wait_ms;
+    return slot!.wait_ms;
   }
 
   /** A 429: nothing goes to the host before its Retry-After has passed. */
   async holdOff(host: string, ms: number): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO source_hosts AS h (host, next_allowed_at) VALUES ($1, now() + make_interval(secs => $2::int / 1000.0))
        ON CONFLICT (host) DO UPDATE SET next_allowed_at = greatest(h.next_allowed_at, EXCLUDED.next_allowed_at)`,
       [host, Math.max(0, Math.round(ms))],

@@ -6,6 +6,7 @@ import type { Ingestion } from '../ingestion/ingestion';
 import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
 import type { PoliteFetch } from './polite-fetch';
 import type { IntentSource } from './intent-source';
+import { execute, firstRow, rows } from '../../db/sql';
 
 /** Boards listed per page of a run. */
 const BOARDS_PER_PAGE = 25;
@@ -47,9 +48,12 @@ export class JobBoards implements IntentSource {
         { field: 'ats', message: `must be one of ${[...JOB_BOARD_PLATFORMS.keys()].map((a) => `"${a}"`).join(', ')}` },
       ]);
     }
-    const [company] = await this.db.query(`SELECT id FROM companies WHERE id = $1`, [board.companyId]);
+    const company = await firstRow<{ id: string }>(this.db, `SELECT id FROM companies WHERE id = $1`, [
+      board.companyId,
+    ]);
     if (!company) throw notFound('Company');
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO company_job_boards (ats, token, company_id) VALUES ($1, $2, $3)
        ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id`,
       [board.ats, board.token, board.companyId],
@@ -59,22 +63,24 @@ export class JobBoards implements IntentSource {
 
   async items(after: SourceCursor): Promise<SourceItemsPage> {
     const [ats, token] = after === null ? ['', ''] : splitItem(after);
-    const rows: { ats: string; token: string }[] = await this.db.query(
+    const boards = await rows<{ ats: string; token: string }>(
+      this.db,
       `SELECT ats, token FROM company_job_boards WHERE (ats, token) > ($1, $2) ORDER BY ats, token LIMIT $3`,
       [ats, token, BOARDS_PER_PAGE],
     );
-    const items = rows.map((row) => `${row.ats}:${row.token}`);
-    return { items, next: rows.length < BOARDS_PER_PAGE ? null : items[items.length - 1]! };
+    const items = boards.map((row) => `${row.ats}:${row.token}`);
+    return { items, next: boards.length < BOARDS_PER_PAGE ? null : items[items.length - 1]! };
   }
 
   /** One board: fetched, parsed, diffed, its new postings ingested. A board's failure is its answer, not a throw. */
   async sync(item: string): Promise<SourceItemResult> {
     const [ats, token] = splitItem(item);
     const platform = JOB_BOARD_PLATFORMS.get(ats);
-    const [board] = await this.db.query(`SELECT company_id FROM company_job_boards WHERE ats = $1 AND token = $2`, [
-      ats,
-      token,
-    ]);
+    const board = await firstRow<{ company_id: string }>(
+      this.db,
+      `SELECT company_id FROM company_job_boards WHERE ats = $1 AND token = $2`,
+      [ats, token],
+    );
     if (!platform || !board) return { records: 0 };
     const url = platform.boardUrl(token);
     const answer = await this.fetcher.get(url);
@@ -90,7 +96,8 @@ export class JobBoards implements IntentSource {
     const document = platform.parse(body);
     if ('problem' in document) return this.failed(ats, token, `${platform.name} board "${token}": ${document.problem}`);
 
-    const seen: { job_id: string }[] = await this.db.query(
+    const seen = await rows<{ job_id: string }>(
+      this.db,
       `SELECT job_id FROM job_postings_seen WHERE ats = $1 AND token = $2`,
       [ats, token],
     );
@@ -104,14 +111,16 @@ export class JobBoards implements IntentSource {
       return this.failed(ats, token, `${platform.name} board "${token}": ${result.errors[0]?.message ?? 'rejected'}`);
     }
     const jobIds = document.postings.map((posting) => posting.jobId);
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO job_postings_seen (ats, token, job_id, event_id, published_on)
        SELECT $1, $2, p.job_id, $1 || ':' || $2 || ':' || p.job_id, nullif(p.day, '')::date
        FROM unnest($3::text[], $4::text[]) AS p(job_id, day)
        ON CONFLICT (ats, token, job_id) DO UPDATE SET closed_at = NULL`,
       [ats, token, jobIds, document.postings.map((posting) => posting.publishedDay)],
     );
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE job_postings_seen SET closed_at = now()
        WHERE ats = $1 AND token = $2 AND closed_at IS NULL AND NOT (job_id = ANY($3::text[]))`,
       [ats, token, jobIds],
@@ -128,7 +137,8 @@ export class JobBoards implements IntentSource {
    * the day, so a repeated poll that day adds nothing.
    */
   private async recruitmentCampaign(companyId: string, platform: string, fresh: JobPosting[]): Promise<number> {
-    const [burst] = await this.db.query(
+    const [burst] = await rows<{ postings: number; recent: boolean }>(
+      this.db,
       `SELECT
          (SELECT count(*)::int FROM job_postings_seen s JOIN company_job_boards b USING (ats, token)
           WHERE b.company_id = $1 AND s.closed_at IS NULL
@@ -166,7 +176,8 @@ export class JobBoards implements IntentSource {
   }
 
   private async synced(ats: string, token: string, records: number): Promise<SourceItemResult> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE company_job_boards SET last_synced_at = now(), last_error = NULL WHERE ats = $1 AND token = $2`,
       [ats, token],
     );
@@ -174,7 +185,8 @@ export class JobBoards implements IntentSource {
   }
 
   private async failed(ats: string, token: string, error: string): Promise<SourceItemResult> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE company_job_boards SET last_synced_at = now(), last_error = $3 WHERE ats = $1 AND token = $2`,
       [ats, token, error],
     );

@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
 import { HostPacing } from './host-pacing';
+import { execute, firstRow } from '../../db/sql';
 
 /** A host answered 429: the caller's retry waits `retryAfterMs` (the activity's `nextRetryDelay`). */
 export class SourceThrottled extends Error {
@@ -79,7 +80,11 @@ export class PoliteFetch {
     const host = new URL(url).host.toLowerCase();
     const wait = await this.pacing.claim(host, this.config.SOURCES_HOST_INTERVAL_MS);
     if (wait > 0) await sleep(wait);
-    const [known] = await this.db.query(`SELECT etag, last_modified FROM source_http_validators WHERE url = $1`, [url]);
+    const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
+      this.db,
+      `SELECT etag, last_modified FROM source_http_validators WHERE url = $1`,
+      [url],
+    );
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept };
     if (known?.etag) headers['if-none-match'] = known.etag;
     if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
@@ -97,7 +102,8 @@ export class PoliteFetch {
 
   async remember(url: string, validators: Validators): Promise<void> {
     if (!validators.etag && !validators.lastModified) return;
-    await this.db.query(
+    await execute(
+      this.db,
       `INSERT INTO source_http_validators (url, etag, last_modified) VALUES ($1, $2, $3)
        ON CONFLICT (url) DO UPDATE SET etag = $2, last_modified = $3, updated_at = now()`,
       [url, validators.etag, validators.lastModified],

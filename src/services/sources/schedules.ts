@@ -2,6 +2,7 @@ import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, t
 import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
 import { SourceNameKey, sourceSyncScheduleId, sourceSyncWorkflowType } from '../../temporal/contract';
+import { rows } from '../../db/sql';
 
 /**
  * One Temporal Schedule per source (the Web UI's Schedules page lists them), created by every
@@ -24,11 +25,12 @@ export class SourceSchedules {
   /** Creates each source's schedule unless it exists, paused when the source is disabled; keeps the interval current. */
   async ensure(sources: readonly string[]): Promise<void> {
     if (!this.temporal) return;
-    const rows: { name: string; enabled: boolean }[] = await this.db.query(
+    const known = await rows<{ name: string; enabled: boolean }>(
+      this.db,
       `SELECT name, enabled FROM sources WHERE name = ANY($1::text[])`,
       [sources],
     );
-    for (const { name, enabled } of rows) {
+    for (const { name, enabled } of known) {
       const scheduleId = this.idOf(name);
       const every = this.intervals[name];
       if (!every) continue;

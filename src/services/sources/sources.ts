@@ -4,6 +4,7 @@ import { notFound } from '../../errors';
 import type { SourceCursor, SourceItemResult, SourceItemsPage, SourceRunStart } from '../../temporal/contract';
 import type { IntentSource } from './intent-source';
 import type { SourceSchedules } from './schedules';
+import { execute, firstRow, rows } from '../../db/sql';
 
 export interface SourceStatus {
   name: string;
@@ -52,10 +53,10 @@ export class Sources {
   }
 
   async list(): Promise<SourceStatus[]> {
-    const rows: SourceRow[] = await this.db.query(`SELECT * FROM sources WHERE name = ANY($1::text[]) ORDER BY name`, [
+    const known = await rows<SourceRow>(this.db, `SELECT * FROM sources WHERE name = ANY($1::text[]) ORDER BY name`, [
       this.names,
     ]);
-    return Promise.all(rows.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name))));
+    return Promise.all(known.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name))));
   }
 
   async get(name: string): Promise<SourceStatus> {
@@ -66,7 +67,7 @@ export class Sources {
   /** Pauses or resumes the source's schedule as well; a run under way finds out at its next start. */
   async setEnabled(name: string, enabled: boolean): Promise<SourceStatus> {
     await this.row(name);
-    await this.db.query(`UPDATE sources SET enabled = $2, updated_at = now() WHERE name = $1`, [name, enabled]);
+    await execute(this.db, `UPDATE sources SET enabled = $2, updated_at = now() WHERE name = $1`, [name, enabled]);
     await this.schedules.setPaused(name, !enabled);
     return this.get(name);
   }
@@ -81,7 +82,7 @@ export class Sources {
   /** Forgets the cursor of an unfinished run: the next run starts from the first item again (the diff keeps it idempotent). */
   async backfill(name: string): Promise<SourceStatus> {
     await this.row(name);
-    await this.db.query(`UPDATE sources SET state = '{}', updated_at = now() WHERE name = $1`, [name]);
+    await execute(this.db, `UPDATE sources SET state = '{}', updated_at = now() WHERE name = $1`, [name]);
     await this.schedules.trigger(name);
     return this.get(name);
   }
@@ -91,7 +92,8 @@ export class Sources {
     const row = await this.row(name);
     if (!row.enabled) return { enabled: false, cursor: null };
     if (row.state.running) return { enabled: true, cursor: row.state.cursor ?? null };
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE sources SET state = '{"running": true, "cursor": null}', last_run_started_at = now(), updated_at = now() WHERE name = $1`,
       [name],
     );
@@ -105,7 +107,8 @@ export class Sources {
   /** One item synced, its records and error counted, and the cursor moved past it. */
   async syncItem(name: string, item: string): Promise<SourceItemResult> {
     const result = await this.source(name).sync(item);
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE sources SET records_ingested = records_ingested + $2,
          errors_count = errors_count + $3,
          last_error = CASE WHEN $4::text IS NULL THEN last_error ELSE $4 END,
@@ -120,7 +123,8 @@ export class Sources {
 
   /** An item that failed after every retry (a host throttling us for long): recorded, and the run goes on. */
   async recordError(name: string, item: string, error: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE sources SET errors_count = errors_count + 1, last_error = $3, last_error_at = now(),
          state = jsonb_set(state, '{cursor}', to_jsonb($2::text)), updated_at = now()
        WHERE name = $1`,
@@ -129,7 +133,8 @@ export class Sources {
   }
 
   async finishRun(name: string): Promise<void> {
-    await this.db.query(
+    await execute(
+      this.db,
       `UPDATE sources SET state = '{"running": false, "cursor": null}', last_run_finished_at = now(), updated_at = now() WHERE name = $1`,
       [name],
     );
@@ -143,7 +148,7 @@ export class Sources {
 
   private async row(name: string): Promise<SourceRow> {
     this.source(name);
-    const [row]: SourceRow[] = await this.db.query(`SELECT * FROM sources WHERE name = $1`, [name]);
+    const row = await firstRow<SourceRow>(this.db, `SELECT * FROM sources WHERE name = $1`, [name]);
     if (!row) throw notFound('Source');
     return row;
   }
