@@ -111,33 +111,22 @@ export class ServiceMetrics {
         for (const row of charged) this.set({ operation: row.operation }, row.credits);
       },
     });
-    new Gauge({
-      name: `${PREFIX}source_records`,
-      help: 'Records an intent source has ingested so far, by source (service-wide, from PostgreSQL)',
-      labelNames: ['source'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const counts = await rows<{ name: string; n: number }>(
-          db,
-          `SELECT name, records_ingested::float AS n FROM sources`,
-        );
-        for (const row of counts) this.set({ source: row.name }, row.n);
-      },
-    });
-    new Gauge({
-      name: `${PREFIX}source_errors`,
-      help: 'Errors an intent source has met so far (a board, a page), by source (service-wide, from PostgreSQL)',
-      labelNames: ['source'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const counts = await rows<{ name: string; n: number }>(
-          db,
-          `SELECT name, errors_count::float AS n FROM sources`,
-        );
-        for (const row of counts) this.set({ source: row.name }, row.n);
-      },
-    });
+    // Per intent source: what it has ingested and the errors it has met so far (a board, a page).
+    for (const [metric, column, help] of [
+      ['source_records', 'records_ingested', 'Records an intent source has ingested so far, by source'],
+      ['source_errors', 'errors_count', 'Errors an intent source has met so far (a board, a page), by source'],
+    ] as const) {
+      new Gauge({
+        name: `${PREFIX}${metric}`,
+        help: `${help} (service-wide, from PostgreSQL)`,
+        labelNames: ['source'] as const,
+        registers,
+        async collect() {
+          this.reset();
+          const counts = await rows<{ name: string; n: number }>(db, `SELECT name, ${column}::float AS n FROM sources`);
+          for (const row of counts) this.set({ source: row.name }, row.n);
+        },
+      });
+    }
   }
 }

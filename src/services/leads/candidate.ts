@@ -1,37 +1,14 @@
+import type { CompanyColumns, ContactColumns } from '../../providers/enrichment/enrichment-provider';
+
 /** One row the evaluation queries return: an event with its company and, when person-level, its person. */
-export interface Candidate {
+export interface Candidate extends CompanyColumns, ContactColumns {
   event_id: string;
   event_type: string;
   occurred_at: Date;
   data: Record<string, unknown>;
   company_id: string;
-  company_name: string;
-  company_domain: string | null;
-  company_linkedin_url: string | null;
-  industry: string | null;
-  employee_count: number | null;
-  size_band: string | null;
-  hq_country_code: string | null;
-  hq_city: string | null;
-  description: string | null;
-  company_type: string | null;
-  founded_year: number | null;
-  tech_stack: string[];
-  // Optional: rows built by hand (test-webhook samples, benchmarks) may leave them out.
-  homepage_title?: string | null;
-  meta_description?: string | null;
   person_id: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  title: string | null;
-  persona: string | null;
-  person_linkedin_url: string | null;
-  sales_navigator_url?: string | null;
   email: string | null;
-  phone: string | null;
-  location: string | null;
-  city: string | null;
-  country_code: string | null;
   subject_key: string;
   /** Hiring: the signal's keywords the posting matched, comma-separated; empty for other types. */
   matched_keywords?: string;
