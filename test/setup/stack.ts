@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import type { DataSource } from 'typeorm';
+import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openDatabase } from '../../src/db/data-source';
@@ -39,7 +40,9 @@ export interface Stack {
  * The real service for one test file: its own PostgreSQL database and task queue on the
  * shared dev servers, the API on a free port and a worker in this process.
  */
-export async function startStack(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { env?: Record<string, string>; worker?: boolean; logDestination?: DestinationStream } = {},
+): Promise<Stack> {
   const database = await createTestDatabase();
   const temporalAddress = process.env.TEST_TEMPORAL_ADDRESS;
   if (!temporalAddress) throw new Error('TEST_TEMPORAL_ADDRESS is not set: run the tests through jest (global setup)');
@@ -54,7 +57,7 @@ export async function startStack(options: { env?: Record<string, string>; worker
     DEMO_DATA: 'false',
     ...options.env,
   });
-  const logger = createLogger(config.LOG_LEVEL, 'test');
+  const logger = createLogger(config.LOG_LEVEL, 'test', options.logDestination);
   const db = await openDatabase(config.DATABASE_URL, 5);
   const temporal = await connectTemporal(config.TEMPORAL);
   const services = createServices({ db, config, logger, temporal });

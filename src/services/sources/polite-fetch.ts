@@ -5,6 +5,7 @@ import type { DataSource } from 'typeorm';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
 import { HostPacing } from './host-pacing';
+import { NoAnswerInTime, unreachableLine } from './fetch-problems';
 import { execute, firstRow } from '../../db/sql';
 
 /** A host answered 429: the caller's retry waits `retryAfterMs` (the activity's `nextRetryDelay`). */
@@ -90,7 +91,8 @@ export class PoliteFetch {
     if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
     const answer = await this.request(this.targetOf(url), headers).catch((err: Error): FetchAnswer => ({
       status: 'failed',
-      error: err.message,
+      // Without internet the status says so in one line naming the real host (fetch-problems.ts).
+      error: unreachableLine(host, err) ?? err.message,
       statusCode: null,
     }));
     if ('retryAfterMs' in answer) {
@@ -161,7 +163,7 @@ export class PoliteFetch {
           res.on('error', reject);
         },
       );
-      req.on('timeout', () => req.destroy(new Error(`no answer within ${this.config.SOURCES_TIMEOUT_MS} ms`)));
+      req.on('timeout', () => req.destroy(new NoAnswerInTime(this.config.SOURCES_TIMEOUT_MS)));
       req.on('error', reject);
       req.end();
     });

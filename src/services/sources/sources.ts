@@ -4,6 +4,7 @@ import { notFound } from '../../errors';
 import type { SourceCursor, SourceItemResult, SourceItemsPage, SourceRunStart } from '../../temporal/contract';
 import type { IntentSource } from './intent-source';
 import type { SourceSchedules } from './schedules';
+import { OfflineNotice, offlineLineOf } from './fetch-problems';
 import { execute, firstRow, rows } from '../../db/sql';
 
 export interface SourceStatus {
@@ -38,6 +39,7 @@ interface SourceRow {
  */
 export class Sources {
   private readonly byName: ReadonlyMap<string, IntentSource>;
+  private readonly offlineNotice: OfflineNotice;
 
   constructor(
     private readonly db: DataSource,
@@ -46,6 +48,7 @@ export class Sources {
     sources: readonly IntentSource[],
   ) {
     this.byName = new Map(sources.map((source) => [source.name, source]));
+    this.offlineNotice = new OfflineNotice(db, logger);
   }
 
   get names(): string[] {
@@ -107,6 +110,7 @@ export class Sources {
   /** One item synced, its records and error counted, and the cursor moved past it. */
   async syncItem(name: string, item: string): Promise<SourceItemResult> {
     const result = await this.source(name).sync(item);
+    const offline = offlineLineOf(result.error);
     await execute(
       this.db,
       `UPDATE sources SET records_ingested = records_ingested + $2,
@@ -115,9 +119,10 @@ export class Sources {
          last_error_at = CASE WHEN $4::text IS NULL THEN last_error_at ELSE now() END,
          state = jsonb_set(state, '{cursor}', to_jsonb($5::text)), updated_at = now()
        WHERE name = $1`,
-      [name, result.records, result.error ? 1 : 0, result.error ?? null, item],
+      [name, result.records, result.error ? 1 : 0, offline ?? result.error ?? null, item],
     );
-    if (result.error) this.logger.warn({ source: name, item, error: result.error }, 'source item failed');
+    if (offline) await this.offlineNotice.tell(name, offline);
+    else if (result.error) this.logger.warn({ source: name, item, error: result.error }, 'source item failed');
     return result;
   }
 
