@@ -9,6 +9,7 @@
  *   npm run bench -- --sections ceiling         # ceiling (c) alone (it is also part of pipeline)
  *   npm run bench -- --ceiling-per-run 500      # ceiling (c)'s children per parent run (the signal workflow's bound)
  *   npm run bench -- --cpu-prof DIR             # also write V8 CPU profiles of the worker and API to DIR
+ *   npm run bench -- --sections sources         # intent sources at scale against local stand-ins (own stack)
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
  */
@@ -35,6 +36,7 @@ import {
 } from './bench/report';
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
+import { prepareSources, runSources, type SourcesSetup } from './bench/sources';
 import { findFreePort } from '../infra/net/ports';
 import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
 
@@ -47,6 +49,8 @@ interface Options {
   temporal: BenchTemporal[];
   /** The command as typed, for the document. */
   command: string;
+  /** The sources section's stand-ins and worker environment, once its stack is up. */
+  sources?: SourcesSetup;
 }
 
 const SIZES = {
@@ -59,6 +63,7 @@ const SIZES = {
     companies: 10_000,
     signals: 1_000,
     schedule: { signals: 10_000, intervalMs: 15 * 60_000 },
+    sources: { companies: 10_000, pacedItems: 300 },
   },
   quick: {
     pipelineN: [1_000],
@@ -69,6 +74,7 @@ const SIZES = {
     companies: 10_000,
     signals: 100,
     schedule: { signals: 200, intervalMs: 60_000 },
+    sources: { companies: 1_000, pacedItems: 150 },
   },
 };
 
@@ -143,7 +149,7 @@ async function runSections(stack: BenchStack, options: Options, records: Section
     const started = performance.now();
     const record: SectionRecord = { section, mode: options.mode, command: options.command, machine, elapsedMs: 0 };
     try {
-      record.data = await runSection(section, stack, db, size, options.ceiling);
+      record.data = await runSection(section, stack, db, size, options);
     } catch (err) {
       if (stack.isClosing) return;
       record.error = (err as Error).message;
@@ -160,8 +166,9 @@ async function runSection(
   stack: BenchStack,
   db: PgClient,
   size: (typeof SIZES)[Mode],
-  shape: CeilingShape,
+  options: Options,
 ): Promise<unknown> {
+  const shape = options.ceiling;
   switch (section) {
     case 'pipeline': {
       const receiver = await startReceiver();
@@ -208,6 +215,8 @@ async function runSection(
       return runScale(stack, { signals: size.signals }, log);
     case 'schedule':
       return runSchedule(stack, { ...size.schedule, metricsUrl: stack.workerMetricsUrl! }, log);
+    case 'sources':
+      return runSources(stack, db, options.sources!, size.sources, log);
   }
 }
 
@@ -260,7 +269,7 @@ function main(): void {
       // The cluster is measured where it differs: the Temporal server under the pipeline.
       const sections =
         temporal === 'dev'
-          ? options.sections.filter((s) => s !== 'schedule')
+          ? options.sections.filter((s) => s !== 'schedule' && s !== 'sources')
           : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
       if (sections.length === 0) continue;
       log(
@@ -285,6 +294,17 @@ function main(): void {
       log(`section schedule on its own stack; every signal evaluates every ${interval}`);
       await stack.start();
       await runSections(stack, { ...options, sections: ['schedule'] }, records);
+      if (stopping) return;
+    }
+    if (options.sections.includes('sources') && !stopping) {
+      // Its own stack: the sources' hosts mapped to local stand-ins, the worker's pace set by the section.
+      await stack.close();
+      const sources = await prepareSources();
+      stack = newStack('dev', { env: sources.env, workerEnv: sources.workerEnv });
+      stack.adopt({ name: 'source stand-ins', stop: sources.standIns.close });
+      log(`section sources on its own stack; load average ${loadAverage()}`);
+      await stack.start();
+      await runSections(stack, { ...options, sections: ['sources'], sources }, records);
       if (stopping) return;
     }
     printTable(records, (line) => console.log(line));

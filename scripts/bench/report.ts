@@ -14,12 +14,13 @@ import type { PipelineRun } from './pipeline';
 import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
 import type { ScheduleResult } from './schedule';
+import type { SourceMeasurement, SourcesResult } from './sources';
 import { fmt, ms } from './stats';
 
-export const SECTIONS = ['pipeline', 'ceiling', 'reads', 'evaluation', 'scale', 'schedule'] as const;
+export const SECTIONS = ['pipeline', 'ceiling', 'reads', 'evaluation', 'scale', 'schedule', 'sources'] as const;
 export type Section = (typeof SECTIONS)[number];
 /** What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline section. */
-export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule'];
+export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule', 'sources'];
 export type Mode = 'full' | 'quick';
 
 /** The pipeline's target against ceiling (c) (issue #12). */
@@ -167,6 +168,8 @@ function verdictsOf(record: SectionRecord): Verdict[] {
         },
       ];
     }
+    case 'sources':
+      return (record.data as SourcesResult).sources.flatMap(sourceVerdicts);
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -178,6 +181,27 @@ function verdictsOf(record: SectionRecord): Verdict[] {
       ];
     }
   }
+}
+
+const hours = (seconds: number) => `${fmt(seconds / 3600, 1)} h`;
+
+function sourceVerdicts(m: SourceMeasurement): Verdict[] {
+  const { hosts, cycle } = m.paced;
+  const tooClose = hosts.reduce((sum, h) => sum + h.tooClose, 0);
+  const gaps = hosts.reduce((sum, h) => sum + h.requests - 1, 0);
+  const short = cycle.intervalMs - Math.min(...hosts.map((h) => h.minGapMs));
+  return [
+    {
+      target: `${m.source}: one cycle of ${fmt(m.items, 0)} ${m.unit} at ${fmt(m.projection.intervalMs, 0)} ms/host within 6 h`,
+      measured: `${hours(m.projection.cycleS)} projected (any schedule ≥ ${hours(m.projection.hostBoundS)})`,
+      met: m.projection.cycleS < 6 * 3600,
+    },
+    {
+      target: `${m.source}: no two requests to a host closer than its interval (paced at ${fmt(cycle.intervalMs, 0)} ms)`,
+      measured: `${tooClose} of ${gaps} gaps under it by > 5 ms, the worst ${fmt(short, 0)} ms short`,
+      met: tooClose === 0,
+    },
+  ];
 }
 
 const mark = (met: boolean | undefined) => (met === undefined ? '–' : met ? 'met' : '**missed**');
@@ -264,6 +288,28 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `median ${ms(v.medianMs)}, max ${ms(v.maxMs)}`,
           `${v.candidates} candidates`,
         ]);
+    } else if (record.section === 'sources') {
+      for (const m of (record.data as SourcesResult).sources) {
+        for (const c of m.cycles)
+          rows.push([
+            'sources',
+            `${m.source}: ${c.name}`,
+            `${fmt(c.itemsPerSecond)} ${m.unit}/s`,
+            `CPU/item worker ${ms(c.cpuMsPerItem.worker ?? NaN)}, PostgreSQL ${ms(c.cpuMsPerItem.PostgreSQL ?? NaN)} (active ${ms(c.postgresActiveMsPerItem)})`,
+          ]);
+        rows.push([
+          '',
+          `${m.source}: ${m.paced.cycle.name}`,
+          `${ms(m.paced.cycle.msPerItem)} per item`,
+          `expected ${ms(m.paced.expectedMsPerItem)}; ${m.paced.hosts.reduce((n, h) => n + h.tooClose, 0)} gaps under the interval`,
+        ]);
+        rows.push([
+          '',
+          `${m.source}: one cycle at 1 s/host`,
+          hours(m.projection.cycleS),
+          `worker ${fmt(m.workerMB, 0)} MB (peak ${fmt(m.peakMB, 0)})`,
+        ]);
+      }
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       rows.push([
@@ -432,9 +478,9 @@ export function summary(all: SectionRecord[]): string {
   }
 
   const other = records.filter(
-    (r) => !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule'].includes(r.section),
+    (r) => !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule', 'sources'].includes(r.section),
   );
-  if (other.length) lines.push('', '### Reads, evaluation, scale', '');
+  if (other.length) lines.push('', '### Reads, evaluation, scale, sources', '');
   for (const record of other) {
     if (record.section === 'reads') {
       const r = record.data as ReadsResult;
@@ -447,6 +493,8 @@ export function summary(all: SectionRecord[]): string {
       lines.push(
         `- Evaluation (${dateOf(record)}), ${fmt(r.rows, 0)} rows, medians: ${r.variants.map((v) => `${v.name} ${ms(v.medianMs)}`).join('; ')}.`,
       );
+    } else if (record.section === 'sources') {
+      for (const m of (record.data as SourcesResult).sources) lines.push(sourceSummary(record, m));
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       lines.push(
@@ -466,4 +514,17 @@ export function summary(all: SectionRecord[]): string {
     `The latest full-size record of each section, else its quick check; machine, date, command and every number of each: \`docs/${RESULTS_FILE}\`.`,
   );
   return lines.join('\n');
+}
+
+/** One line per source: its pace and cost per item at interval 0 (first poll / steady), the paced check, the cycle. */
+function sourceSummary(record: SectionRecord, m: SourceMeasurement): string {
+  const each = (value: (c: SourceMeasurement['cycles'][number]) => number) =>
+    m.cycles.map((c) => fmt(value(c))).join(' / ');
+  return (
+    `- Sources (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}), ${m.source}, ${fmt(m.items, 0)} ${m.unit} ` +
+    `(${Object.values(m.byHost).join(' / ')} per host), interval 0, first poll / steady: ${each((c) => c.itemsPerSecond)} ${m.unit}/s; ` +
+    `per item worker CPU ${each((c) => c.cpuMsPerItem.worker ?? NaN)} ms, PostgreSQL CPU ${each((c) => c.cpuMsPerItem.PostgreSQL ?? NaN)} ms, ` +
+    `active ${each((c) => c.postgresActiveMsPerItem)} ms; worker ${fmt(m.workerMB, 0)} MB. Paced at ${fmt(m.paced.cycle.intervalMs, 0)} ms/host: ` +
+    `${ms(m.paced.cycle.msPerItem)} per item. One cycle at 1 s/host: ${hours(m.projection.cycleS)}.`
+  );
 }

@@ -1,0 +1,132 @@
+/**
+ * Local stand-ins of the job-board platforms for the sources section: one HTTP server per real
+ * host (SOURCES_HOST_MAP sends the host there), answering each board in the platform's
+ * documented format (the shapes of test/sources/board-fixtures.ts) with an ETag, a 304 to a
+ * matching If-None-Match, and a log of when each request arrived, per real host.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { ashbyBoard, ashbyJob, greenhouseBoard, greenhouseJob, leverPosting } from '../../test/sources/board-fixtures';
+
+const DAY_MS = 86_400_000;
+const LOCATIONS = ['Paris, France', 'Berlin, Germany', 'Austin, TX', 'London, UK', 'Remote'];
+const TITLES = ['Senior Data Engineer', 'Account Executive', 'Product Designer', 'Site Reliability Engineer'];
+
+interface Platform {
+  host: string;
+  /** The board token in a request path, or undefined for any other path (a 404, as the vendors answer). */
+  tokenOf(path: string): string | undefined;
+  document(token: string, postings: readonly Posting[]): unknown;
+}
+
+interface Posting {
+  id: number;
+  title: string;
+  location: string;
+  at: number;
+}
+
+const PLATFORMS: Record<string, Platform> = {
+  greenhouse: {
+    host: 'boards-api.greenhouse.io',
+    tokenOf: (path) => /^\/v1\/boards\/([^/?]+)\/jobs\?content=true$/.exec(path)?.[1],
+    document: (_token, postings) =>
+      greenhouseBoard(postings.map((p) => greenhouseJob(p.id, p.title, p.location, new Date(p.at).toISOString()))),
+  },
+  lever: {
+    host: 'api.lever.co',
+    tokenOf: (path) => /^\/v0\/postings\/([^/?]+)\?mode=json$/.exec(path)?.[1],
+    document: (token, postings) => postings.map((p) => leverPosting(`${token}-${p.id}`, p.title, p.location, p.at)),
+  },
+  ashby: {
+    host: 'api.ashbyhq.com',
+    tokenOf: (path) => /^\/posting-api\/job-board\/([^/?]+)$/.exec(path)?.[1],
+    document: (token, postings) => ashbyBoard(postings.map((p) => ashbyJob(`${token}-${p.id}`, p.title, p.location))),
+  },
+};
+
+/** Which platform the n-th board is on: half Greenhouse, 30 % Lever, 20 % Ashby. */
+export function platformOf(n: number): string {
+  const tenth = n % 10;
+  return tenth < 5 ? 'greenhouse' : tenth < 8 ? 'lever' : 'ashby';
+}
+
+export const boardToken = (n: number) => `bench-${String(n).padStart(6, '0')}`;
+
+/** Open postings of board n: 3 to 10, published a month or more ago (no recruitment campaign on a first poll). */
+function postingsOf(n: number, added: number, now: number): Posting[] {
+  const count = 3 + (n % 8);
+  const postings: Posting[] = [];
+  for (let k = 0; k < count + added; k++) {
+    postings.push({
+      id: n * 100 + k,
+      title: TITLES[(n + k) % TITLES.length]!,
+      location: LOCATIONS[(n + k) % LOCATIONS.length]!,
+      at: k < count ? now - (30 + k) * DAY_MS : now - 3_600_000,
+    });
+  }
+  return postings;
+}
+
+export interface BoardStandIns {
+  /** `SOURCES_HOST_MAP`: every real host to its stand-in. */
+  hostMap: string;
+  /** Arrival times (ms, monotonic) of every request, by real host. */
+  requests: Map<string, number[]>;
+  /** Board n gains a new posting (published an hour ago) from now on; its ETag changes. */
+  addPosting(n: number): void;
+  close(): Promise<void>;
+}
+
+export async function startBoardStandIns(): Promise<BoardStandIns> {
+  const now = Date.now();
+  const added = new Map<number, number>();
+  const requests = new Map<string, number[]>();
+  const servers = await Promise.all(
+    Object.values(PLATFORMS).map(async (platform) => {
+      const log: number[] = [];
+      requests.set(platform.host, log);
+      const server = http.createServer((req, res) => {
+        log.push(performance.now());
+        const token = platform.tokenOf(req.url ?? '/');
+        const n = token?.startsWith('bench-') ? Number(token.slice('bench-'.length)) : NaN;
+        if (!token || !Number.isInteger(n)) {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":404,"error":"Job not found"}');
+          return;
+        }
+        const extra = added.get(n) ?? 0;
+        const etag = `"${token}-v${extra}"`;
+        if (req.headers['if-none-match'] === etag) {
+          res.writeHead(304, { etag }).end();
+          return;
+        }
+        const body = JSON.stringify(platform.document(token, postingsOf(n, extra, now)));
+        res.writeHead(200, { 'content-type': 'application/json', etag }).end(body);
+      });
+      server.keepAliveTimeout = 60_000;
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return { host: platform.host, origin: `http://127.0.0.1:${port}`, server };
+    }),
+  );
+  return {
+    hostMap: servers.map((s) => `${s.host}=${s.origin}`).join(','),
+    requests,
+    addPosting: (n) => added.set(n, (added.get(n) ?? 0) + 1),
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          ({ server }) =>
+            new Promise<void>((resolve) => {
+              server.closeAllConnections();
+              server.close(() => resolve());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** The real host each platform's boards are read from. */
+export const hostOf = (ats: string) => PLATFORMS[ats]!.host;
