@@ -26,9 +26,11 @@ const sourceStatus = z.object({
 const nameParam = z.object({ name: z.string().min(1).max(100) });
 
 export const jobBoardBody = z.strictObject({
-  ats: z.enum(JOB_BOARD_ATS as [string, ...string[]], {
-    error: `must be one of ${JOB_BOARD_ATS.map((a) => `"${a}"`).join(', ')}`,
-  }).meta({ description: 'The platform the board is on' }),
+  ats: z
+    .enum(JOB_BOARD_ATS as [string, ...string[]], {
+      error: `must be one of ${JOB_BOARD_ATS.map((a) => `"${a}"`).join(', ')}`,
+    })
+    .meta({ description: 'The platform the board is on' }),
   token: z
     .string()
     .trim()

@@ -107,7 +107,12 @@ export const workableAccount = (jobs: unknown[]) => ({
  * SmartRecruiters Posting API list (`/v1/companies/{companyIdentifier}/postings`): a page of
  * `content` with `offset`, `limit` and `totalFound`; no job ad (the posting's own `ref` has it).
  */
-export function smartRecruitersPosting(id: string, name: string, city: string, releasedDate = '2026-11-21T14:03:11.000Z') {
+export function smartRecruitersPosting(
+  id: string,
+  name: string,
+  city: string,
+  releasedDate = '2026-11-21T14:03:11.000Z',
+) {
   return {
     id,
     name,

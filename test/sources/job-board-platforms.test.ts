@@ -132,8 +132,11 @@ test('Workable, SmartRecruiters, Recruitee and Personio postings become job_offe
     smartRecruitersPosting('744000012345679', 'Field Marketing Lead', 'Madrid'),
   ];
   smartrecruiters.answer(srPage('Zeta', 0), { json: smartRecruitersPage(0, 2, sr) });
-  for (const posting of sr) smartrecruiters.answer(srDetail('Zeta', posting.id), { json: smartRecruitersDetail(posting) });
-  recruiteeEta.answer(RECRUITEE, { json: recruiteeOffers([recruiteeOffer(1201, 'Customer Success Manager', 'Utrecht')]) });
+  for (const posting of sr)
+    smartrecruiters.answer(srDetail('Zeta', posting.id), { json: smartRecruitersDetail(posting) });
+  recruiteeEta.answer(RECRUITEE, {
+    json: recruiteeOffers([recruiteeOffer(1201, 'Customer Success Manager', 'Utrecht')]),
+  });
   personioTheta.answer(PERSONIO, xml(personioFeed([personioPosition('2800938', 'Accountant (m/f/d)', 'Munich')])));
   await linkBoard('eps', 'workable', 'eps');
   await linkBoard('zeta', 'smartrecruiters', 'Zeta');
@@ -229,12 +232,17 @@ test('Workable, SmartRecruiters, Recruitee and Personio postings become job_offe
 });
 
 test('a posting gone from a board is recorded closed, never an event; one still there is not announced again and its detail is not read again', async () => {
-  const detailsBefore = smartrecruiters.requests.filter((r) => r.path.startsWith('/v1/companies/Zeta/postings/')).length;
+  const detailsBefore = smartrecruiters.requests.filter((r) =>
+    r.path.startsWith('/v1/companies/Zeta/postings/'),
+  ).length;
   recruiteeEta.answer(RECRUITEE, { json: recruiteeOffers([recruiteeOffer(1202, 'Support Engineer', 'Utrecht')]) });
   personioTheta.answer(PERSONIO, xml(personioFeed([])));
   await runSource();
   await runSource();
-  expect((await eventsOf('eta')).map((e: { id: string }) => e.id)).toEqual(['recruitee:eta:1201', 'recruitee:eta:1202']);
+  expect((await eventsOf('eta')).map((e: { id: string }) => e.id)).toEqual([
+    'recruitee:eta:1201',
+    'recruitee:eta:1202',
+  ]);
   expect(await eventsOf('theta')).toHaveLength(1);
   const seen = await stack.db.query(
     `SELECT ats, job_id, closed_at IS NOT NULL AS closed FROM job_postings_seen WHERE ats IN ('recruitee', 'personio') ORDER BY ats, job_id`,
@@ -262,7 +270,8 @@ test('SmartRecruiters pages are followed by offset up to totalFound; job ads are
       json: smartRecruitersPage(offset, postings.length, postings.slice(offset, offset + 10)),
     });
   }
-  for (const posting of postings) smartrecruiters.answer(srDetail('zeta-big', posting.id), { json: smartRecruitersDetail(posting) });
+  for (const posting of postings)
+    smartrecruiters.answer(srDetail('zeta-big', posting.id), { json: smartRecruitersDetail(posting) });
   await linkBoard('zeta', 'smartrecruiters', 'zeta-big');
   const ids = async () =>
     (await stack.db.query(`SELECT id FROM events WHERE id LIKE 'smartrecruiters:zeta-big:%' ORDER BY id`)).map(
@@ -323,9 +332,9 @@ test('malformed documents are the errors naming them, the other boards go on; on
   });
   expect(failed.lastError).toMatch(/board "(kappa|zeta-broken)"/);
   expect(await stack.db.query(`SELECT id FROM events WHERE id LIKE 'recruitee:eta:1203'`)).toHaveLength(1);
-  expect(await stack.db.query(`SELECT id FROM events WHERE id ~ '^(personio:kappa|smartrecruiters:zeta-broken):'`)).toEqual(
-    [],
-  );
+  expect(
+    await stack.db.query(`SELECT id FROM events WHERE id ~ '^(personio:kappa|smartrecruiters:zeta-broken):'`),
+  ).toEqual([]);
 
   personioKappa.answer(PERSONIO, xml(personioFeed([personioPosition('77', 'Payroll Specialist', 'Hamburg')])));
   const before = (await stack.services.sources.get('job-boards')).recordsIngested;
@@ -373,7 +382,9 @@ test('each board is due once per JOB_BOARDS_INTERVAL at its own phase; a schedul
 
   // Polled, the board is due again at its next phase.
   const [polled] = await stack.db.query(`SELECT next_poll_at FROM company_job_boards WHERE ats = 'recruitee'`);
-  expect(polled.next_poll_at).toEqual(nextPollAt('recruitee:eta', INTERVAL_MS, new Date(polled.next_poll_at.getTime() - 1)));
+  expect(polled.next_poll_at).toEqual(
+    nextPollAt('recruitee:eta', INTERVAL_MS, new Date(polled.next_poll_at.getTime() - 1)),
+  );
   expect(polled.next_poll_at.getTime()).toBeGreaterThan(Date.now());
 });
 
@@ -389,12 +400,15 @@ test('the operator API accepts every platform of the registry and names them whe
     expect(message).toContain(ats);
 });
 
-test("a new posting feeds the market-wide hiring signal: its keywords, and the department its board files it under", async () => {
+test('a new posting feeds the market-wide hiring signal: its keywords, and the department its board files it under', async () => {
   await unlinkAll();
   await linkBoard('theta', 'personio', 'theta');
   const createdAt = new Date(Date.now() - 86_400_000).toISOString();
   // Nothing in "Payroll Wizard" names a department; the board's <department>Finance</department> does.
-  personioTheta.answer(PERSONIO, xml(personioFeed([personioPosition('3100001', 'Payroll Wizard', 'Cologne', createdAt)])));
+  personioTheta.answer(
+    PERSONIO,
+    xml(personioFeed([personioPosition('3100001', 'Payroll Wizard', 'Cologne', createdAt)])),
+  );
   await runSource();
 
   const api = client(stack, await createAccount(stack, { credits: 100 }));

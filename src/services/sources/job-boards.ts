@@ -1,16 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { notFound, validationError } from '../../errors';
-import {
-  documentOf,
-  JOB_BOARD_ATS,
-  JOB_BOARD_PLATFORMS,
-  type JobBoardPlatform,
-  type JobPosting,
-} from '../../providers/sources/job-boards';
+import { JOB_BOARD_ATS, JOB_BOARD_PLATFORMS, type JobPosting } from '../../providers/sources/job-boards';
 import type { EventRecordInput } from '../../providers/data/records';
 import type { Ingestion } from '../ingestion/ingestion';
 import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
-import type { PoliteFetch, Validators } from './polite-fetch';
+import type { PoliteFetch } from './polite-fetch';
+import { BoardReading } from './board-reading';
 import { nextPollAt } from './board-phases';
 import type { IntentSource } from './intent-source';
 import { execute, firstRow, rows } from '../../db/sql';
@@ -33,20 +28,12 @@ export interface JobBoardLink {
   token: string;
 }
 
-/** Pages read of one board per poll at most: a board longer than this is the board's error. */
-const MAX_PAGES = 50;
 /**
  * Postings' own documents (SmartRecruiters' job ads) read per board per poll at most: the rest
  * wait, and the board is due again at the next run, so a large first poll stays within the
  * activity's time and the host's pace. A posting whose document fails waits for the board's next phase.
  */
 export const DETAILS_PER_POLL = 20;
-
-/** A board read whole: every page's postings, or why it could not be. */
-type BoardRead =
-  | { status: 'read'; postings: JobPosting[]; pages: number; validators: Validators }
-  | { status: 'not-modified' }
-  | { status: 'failed'; error: string };
 
 /**
  * The `job-boards` source: polls each company's public job board, diffs it by the platform's
@@ -57,6 +44,7 @@ type BoardRead =
  */
 export class JobBoards implements IntentSource {
   readonly name = 'job-boards';
+  private readonly reading: BoardReading;
 
   constructor(
     private readonly db: DataSource,
@@ -64,7 +52,9 @@ export class JobBoards implements IntentSource {
     private readonly fetcher: PoliteFetch,
     /** Each board's time between two polls, in milliseconds (JOB_BOARDS_INTERVAL). */
     private readonly intervalMs: number,
-  ) {}
+  ) {
+    this.reading = new BoardReading(fetcher);
+  }
 
   /** Links a stored company to its board (an operator, an ingest, the company-profiles source). */
   async link(board: JobBoardLink): Promise<JobBoardLink> {
@@ -116,7 +106,7 @@ export class JobBoards implements IntentSource {
     );
     if (!platform || !board) return { records: 0 };
     const label = `${platform.name} board "${token}"`;
-    const read = await this.read(platform, token);
+    const read = await this.reading.whole(platform, token);
     if (read.status === 'not-modified') return this.synced(ats, token, 0);
     if (read.status === 'failed') return this.failed(ats, token, `${label}: ${read.error}`);
 
@@ -132,7 +122,7 @@ export class JobBoards implements IntentSource {
     const more = platform.detail !== undefined && fresh.length > DETAILS_PER_POLL;
     let detailError: string | null = null;
     if (platform.detail) {
-      const completed = await this.completed(platform, token, fresh.slice(0, DETAILS_PER_POLL));
+      const completed = await this.reading.completed(platform, token, fresh.slice(0, DETAILS_PER_POLL));
       for (const posting of fresh.slice(DETAILS_PER_POLL)) waiting.add(posting.jobId);
       for (const jobId of completed.failed) waiting.add(jobId);
       detailError = completed.error;
@@ -166,58 +156,6 @@ export class JobBoards implements IntentSource {
     const records = result.accepted + campaign;
     if (detailError) return this.failed(ats, token, `${label}: ${detailError}`, records, more);
     return this.synced(ats, token, records, more);
-  }
-
-  /** Every page of the board, followed from the first; a page that fails fails the board. */
-  private async read(platform: JobBoardPlatform, token: string): Promise<BoardRead> {
-    const postings = new Map<string, JobPosting>();
-    let url: string | undefined = platform.boardUrl(token);
-    let validators: Validators = { etag: null, lastModified: null };
-    let pages = 0;
-    while (url) {
-      if (pages === MAX_PAGES) return { status: 'failed', error: `more than ${MAX_PAGES} pages` };
-      const answer = await this.fetcher.get(url, accepted(platform));
-      if (answer.status === 'not-modified') {
-        if (pages === 0) return { status: 'not-modified' };
-        return { status: 'failed', error: `page ${pages + 1} answered 304 to an unconditional request` };
-      }
-      if (answer.status === 'failed') return { status: 'failed', error: answer.error };
-      const decoded = documentOf(answer.body, platform.format);
-      if ('problem' in decoded) return { status: 'failed', error: decoded.problem };
-      const page = platform.parse(decoded.document, token);
-      if ('problem' in page) return { status: 'failed', error: page.problem };
-      // A posting that moved between two pages while they were read counts once.
-      for (const posting of page.postings) if (!postings.has(posting.jobId)) postings.set(posting.jobId, posting);
-      if (pages === 0) validators = answer.validators;
-      pages++;
-      url = page.next && page.next !== url ? page.next : undefined;
-    }
-    return { status: 'read', postings: [...postings.values()], pages, validators };
-  }
-
-  /** New postings completed from their own documents; one that cannot be read waits for the next poll. */
-  private async completed(
-    platform: JobBoardPlatform,
-    token: string,
-    postings: JobPosting[],
-  ): Promise<{ postings: JobPosting[]; failed: string[]; error: string | null }> {
-    const detail = platform.detail!;
-    const done: JobPosting[] = [];
-    const failed: string[] = [];
-    let error: string | null = null;
-    for (const posting of postings) {
-      const answer = await this.fetcher.get(detail.url(token, posting), accepted(platform));
-      const decoded =
-        answer.status === 'ok'
-          ? documentOf(answer.body, platform.format)
-          : { problem: answer.status === 'failed' ? answer.error : 'answered 304 to an unconditional request' };
-      const read = 'problem' in decoded ? decoded : detail.parse(decoded.document, posting);
-      if ('problem' in read) {
-        failed.push(posting.jobId);
-        error ??= `posting ${posting.jobId}: ${read.problem}`;
-      } else done.push(read);
-    }
-    return { postings: done, failed, error };
   }
 
   /**
@@ -329,9 +267,4 @@ function jobOfferEvent(
     },
     department: posting.department?.slice(0, 200),
   };
-}
-
-/** What the platform's documents are, as an Accept header. */
-function accepted(platform: JobBoardPlatform): string {
-  return platform.format === 'xml' ? 'application/xml, text/xml' : 'application/json';
 }
