@@ -143,8 +143,10 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SOURCES_TIMEOUT_MS: int(15_000),
     /** Larger answers are cut off and counted as the source's error (a whole Ashby board is a few MB). */
     SOURCES_MAX_RESPONSE_BYTES: int(20_000_000),
-    /** How often the job-boards source polls every known board. */
+    /** How often the job-boards source polls each known board (each at its own phase within it). */
     JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** How often the job-boards schedule runs to poll the boards whose phase has come. */
+    JOB_BOARDS_TICK: z.string().default('5m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

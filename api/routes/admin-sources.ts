@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
+import { JOB_BOARD_ATS } from '../../src/providers/sources/job-boards';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -25,7 +26,11 @@ const sourceStatus = z.object({
 const nameParam = z.object({ name: z.string().min(1).max(100) });
 
 export const jobBoardBody = z.strictObject({
-  ats: z.string().min(1).max(50).meta({ description: 'The platform: greenhouse, lever or ashby' }),
+  ats: z
+    .enum(JOB_BOARD_ATS as [string, ...string[]], {
+      error: `must be one of ${JOB_BOARD_ATS.map((a) => `"${a}"`).join(', ')}`,
+    })
+    .meta({ description: 'The platform the board is on' }),
   token: z
     .string()
     .trim()

@@ -199,7 +199,7 @@ export class Ingestion {
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (e) => {
         const posting = POSTING_EVENT_TYPES.has(e.type)
-          ? jobPostingProfile(text(e.data.job_offer_title), text(e.data.job_offer_location))
+          ? jobPostingProfile(text(e.data.job_offer_title), text(e.data.job_offer_location), e.department)
           : undefined;
         return [
           e.id,

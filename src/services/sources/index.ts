@@ -14,11 +14,11 @@ export function createSources(
   ingestion: Ingestion,
 ) {
   const politeFetch = new PoliteFetch(deps.db, deps.config);
-  const jobBoards = new JobBoards(deps.db, ingestion, politeFetch);
+  const jobBoards = new JobBoards(deps.db, ingestion, politeFetch, deps.config.JOB_BOARDS_INTERVAL);
   const schedules = new SourceSchedules(
     deps.db,
     deps.config,
-    { [jobBoards.name]: deps.config.JOB_BOARDS_INTERVAL },
+    { [jobBoards.name]: deps.config.JOB_BOARDS_TICK },
     deps.temporal,
   );
   return { politeFetch, jobBoards, sources: new Sources(deps.db, deps.logger, schedules, [jobBoards]) };

@@ -72,9 +72,13 @@ export class Sources {
     return this.get(name);
   }
 
-  /** Starts a run now through the source's schedule (so it shows there); a disabled source is refused by its workflow. */
+  /**
+   * Starts a run now through the source's schedule (so it shows there), with every item due;
+   * a disabled source is refused by its workflow.
+   */
   async runNow(name: string): Promise<SourceStatus> {
     await this.row(name);
+    await this.source(name).dueNow?.();
     await this.schedules.trigger(name);
     return this.get(name);
   }
@@ -83,6 +87,7 @@ export class Sources {
   async backfill(name: string): Promise<SourceStatus> {
     await this.row(name);
     await execute(this.db, `UPDATE sources SET state = '{}', updated_at = now() WHERE name = $1`, [name]);
+    await this.source(name).dueNow?.();
     await this.schedules.trigger(name);
     return this.get(name);
   }
