@@ -20,6 +20,7 @@ import { CrmOAuth1732240900000 } from './migrations/1732240900000-crm-oauth';
 import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assistant-sign-in';
 import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
+import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
 import { closePreparedPool } from './prepared';
 
@@ -40,6 +41,7 @@ export const migrations = [
   OAuthHashedRecords1732241100000,
   SignInAttempts1732241200000,
   Sources1732241300000,
+  Suppressions1732241900000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
