@@ -36,6 +36,7 @@ import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { createSources } from './sources';
+import { Suppressions } from './suppressions';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -81,6 +82,7 @@ export function createServices(deps: ServiceDeps) {
     crmConnections,
     integrations,
     watchlists,
+    suppressions: new Suppressions(deps.db),
     signals,
     signalLifecycle: lifecycle,
     signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),

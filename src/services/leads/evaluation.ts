@@ -4,6 +4,7 @@ import type { Signal } from '../../db/entities/signal';
 import { signalType } from '../../signal-types/registry';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 import type { EvaluationPlan } from './evaluation-rules';
+import { suppressionFilter } from './suppression-rule';
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
 export function leadsLeftToday(
@@ -13,9 +14,14 @@ export function leadsLeftToday(
   return signal.dailyLeadLimit - (signal.leadsDay === today ? signal.leadsToday : 0);
 }
 
-/** The evaluation of this signal at `now`, as its type plans it; each call builds fresh bind values, so callers may append their own. */
+/**
+ * The evaluation of this signal at `now`: its type's plan, then the account's suppression list
+ * (the funnel's `suppressed` stage). Each call builds fresh bind values, so callers may append
+ * their own.
+ */
 export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
-  return signalType(signal.signalTypeId).evaluationPlan(signal, now);
+  const plan = signalType(signal.signalTypeId).evaluationPlan(signal, now);
+  return { ...plan, filters: [...plan.filters, suppressionFilter(signal.accountId, plan.args)] };
 }
 
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */

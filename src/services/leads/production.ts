@@ -8,6 +8,7 @@ import type { Candidate } from './candidate';
 import { findCandidates, leadsLeftToday } from './evaluation';
 import { duplicateWindowDays } from './evaluation-rules';
 import { leadIdFor } from './lead-identity';
+import { suppressionFilter } from './suppression-rule';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
 import { LEAD_DELIVERIES_SQL, planLeadDeliveries } from '../deliveries/lead-deliveries';
@@ -107,7 +108,11 @@ export class LeadProduction {
       const today = this.clock.utcDay(now);
       const leadsToday = locked.leads_day === today ? locked.leads_today : 0;
       let stop: StopReason | undefined;
-      let chosen = await this.withoutRepeatedSubjects(tx, signal, candidates, now);
+      let chosen = await this.withoutSuppressed(
+        tx,
+        signal,
+        await this.withoutRepeatedSubjects(tx, signal, candidates, now),
+      );
       if (chosen.length > locked.daily_lead_limit - leadsToday) {
         chosen = chosen.slice(0, Math.max(0, locked.daily_lead_limit - leadsToday));
         stop = 'cap';
@@ -205,6 +210,26 @@ export class LeadProduction {
     return candidates.filter(
       (candidate) => !seen.has(candidate.subject_key) && Boolean(seen.add(candidate.subject_key)),
     );
+  }
+
+  /**
+   * Candidates no suppression entry names now: the evaluation left the suppressed out; this
+   * repeats the check inside the production transaction, so an entry added since is honoured.
+   */
+  private async withoutSuppressed(tx: EntityManager, signal: Signal, candidates: Candidate[]): Promise<Candidate[]> {
+    if (candidates.length === 0) return candidates;
+    const args: unknown[] = [signal.id];
+    const { sql } = suppressionFilter(signal.accountId, args);
+    const allowed = await rows<{ i: number }>(
+      tx,
+      `SELECT x.i FROM unnest($${args.push(candidates.map((c) => c.company_id))}::text[],
+           $${args.push(candidates.map((c) => c.person_id))}::text[]) WITH ORDINALITY AS x(company_id, person_id, i)
+         JOIN companies c ON c.id = x.company_id LEFT JOIN people p ON p.id = x.person_id
+       WHERE ${sql}`,
+      args,
+    );
+    const kept = new Set(allowed.map((row) => Number(row.i) - 1));
+    return candidates.filter((_, index) => kept.has(index));
   }
 
   private async markCreditsExhausted(signalId: string, now: Date): Promise<void> {
