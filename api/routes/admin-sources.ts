@@ -18,6 +18,7 @@ const sourceStatus = z.object({
   lastRunFinishedAt: z.string().nullable(),
   nextRunAt: z.string().nullable().meta({ description: "From the source's Temporal Schedule; null while disabled" }),
   recordsIngested: z.number(),
+  recordsDropped: z.number().meta({ description: "Read and left out by the source's rules (news: not about the company, no kind)" }),
   errors: z.number(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),

@@ -114,6 +114,7 @@ export class ServiceMetrics {
     // Per intent source: what it has ingested and the errors it has met so far (a board, a page).
     for (const [metric, column, help] of [
       ['source_records', 'records_ingested', 'Records an intent source has ingested so far, by source'],
+      ['source_dropped', 'records_dropped', "Records an intent source has read and left out by its rules so far, by source"],
       ['source_errors', 'errors_count', 'Errors an intent source has met so far (a board, a page), by source'],
     ] as const) {
       new Gauge({
