@@ -138,7 +138,12 @@ describe('documents', () => {
 
   test('an Atom feed gives each entry by its alternate link', () => {
     const xml = atomFeed('acme.com', [
-      { title: 'Acme opens Berlin office', href: 'https://acme.com/blog/berlin', summary: 'Hello Berlin', published: day },
+      {
+        title: 'Acme opens Berlin office',
+        href: 'https://acme.com/blog/berlin',
+        summary: 'Hello Berlin',
+        published: day,
+      },
     ]);
     expect(parseFeed(xml, 'https://acme.com/blog/atom.xml')).toEqual({
       format: 'atom',

@@ -387,7 +387,13 @@ test('a 429 with Retry-After: GDELT is asked again once it has passed, and its a
 
 test('a malformed feed is the source error naming it; the other companies go on; once fixed, each article is ingested once', async () => {
   await stack.services.companyFeeds.remember('gamma', ['https://gammalogistics.com/rss']);
-  await stack.services.companyFeeds.remember('delta', ['https://deltaship.com/news/rss.xml']);
+  // The operator adds a feed as the company-profiles source does.
+  const added = await call(`${stack.url}/admin/v1/companies/delta/feeds`, {
+    method: 'POST',
+    token: TEST_ADMIN_TOKEN,
+    body: { urls: ['https://deltaship.com/news/rss.xml'] },
+  });
+  expect(added.body).toEqual({ companyId: 'delta', feeds: ['https://deltaship.com/news/rss.xml'] });
   web.answer('/rss', rss('<rss version="2.0"><channel><title>Gamma</title><item><title>x</title></channel></rss>'));
   web.answer(
     '/news/rss.xml',
@@ -514,4 +520,27 @@ test('a sync killed mid-run resumes from its cursor and ingests nothing twice', 
     expect(requestsTo(web, `/${id}/lisbon`)).toHaveLength(1);
   }
   expect(resumed.recordsIngested).toBe(before.recordsIngested + 3);
+});
+
+test('bad feed requests get the error envelope and change nothing; a company keeps at most 5 feeds', async () => {
+  const add = (companyId: string, body: unknown, token = TEST_ADMIN_TOKEN) =>
+    call(`${stack.url}/admin/v1/companies/${companyId}/feeds`, { method: 'POST', token, body });
+  const stored = () => stack.db.query(`SELECT company_id, url FROM company_feeds ORDER BY company_id, url`);
+  const before = await stored();
+
+  expect((await add('beta', { urls: ['https://betafoods.com/rss'] }, 'wrong-token')).status).toBe(401);
+  const notHttp = await add('beta', { urls: ['https://betafoods.com/rss', 'ftp://betafoods.com/feed'] });
+  expect(notHttp.status).toBe(422);
+  expect(notHttp.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: 'urls[1]: must be an http(s) URL' });
+  expect((await add('beta', { urls: [] })).status).toBe(422);
+  expect((await add('beta', { feeds: ['https://betafoods.com/rss'] })).status).toBe(422);
+  const unknown = await add('nobody', { urls: ['https://nobody.com/rss'] });
+  expect(unknown.status).toBe(404);
+  expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Company not found' });
+  expect(await stored()).toEqual(before);
+
+  const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => `https://betafoods.com/${name}.xml`);
+  await stack.services.companyFeeds.remember('beta', many.slice(0, 3));
+  const full = await stack.services.companyFeeds.remember('beta', [...many.slice(0, 3), ...many.slice(3)]);
+  expect(full).toEqual(['https://betafoods.com/blog/atom.xml', ...many.slice(0, 4)]);
 });

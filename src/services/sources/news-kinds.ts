@@ -48,7 +48,10 @@ export const NEWS_KIND_RULES: readonly NewsKindRule[] = [
     kind: 'funding',
     patterns: [
       /\b(?:rais(?:es?|ed|ing)|secur(?:es?|ed)|clos(?:es?|ed)|lands?|landed|nabs?|bags?|gets?|receiv(?:es?|ed)|announc(?:es?|ed)|complet(?:es?|ed))\b[^.]{0,40}?\b(?:seed|pre-seed|series [a-h]\d?|growth|venture|funding|financing|investment|equity|debt)\s+(?:round|funding|financing|investment|capital|raise)\b/i,
-      new RegExp(`\\b(?:rais(?:es?|ed|ing)|secur(?:es?|ed)|lands?|landed|nabs?|bags?)\\b${NOT_MONEY_NEWS}[^.]{0,30}?${MONEY}`, 'i'),
+      new RegExp(
+        `\\b(?:rais(?:es?|ed|ing)|secur(?:es?|ed)|lands?|landed|nabs?|bags?)\\b${NOT_MONEY_NEWS}[^.]{0,30}?${MONEY}`,
+        'i',
+      ),
       /\b(?:series [a-h]|seed|pre-seed)\s+(?:round|funding|financing|extension)\b/i,
       /\b(?:funding round|round of funding|in (?:new )?funding)\b/i,
     ],
@@ -131,7 +134,7 @@ export function classifyNews(headline: string, lead: string): NewsClassification
   for (const text of [headline, lead]) {
     const kind = kindOf(text);
     if (!kind) continue;
-    const show = kind === 'event_participation' ? showOf(headline) ?? showOf(lead) : null;
+    const show = kind === 'event_participation' ? (showOf(headline) ?? showOf(lead)) : null;
     return {
       kind,
       label: NEWS_EVENT_LABELS[kind],
@@ -148,7 +151,8 @@ function kindOf(text: string): NewsEventType | null {
   return null;
 }
 
-const SHOW_NAME = /\b[Aa]t\s+(?:the\s+)?((?:[A-Z0-9][\w&'’/:.+-]*)(?:\s+(?:[A-Z0-9][\w&'’/:.+-]*|of|on|for|and|&|de|du))*)/g;
+const SHOW_NAME =
+  /\b[Aa]t\s+(?:the\s+)?((?:[A-Z0-9][\w&'’/:.+-]*)(?:\s+(?:[A-Z0-9][\w&'’/:.+-]*|of|on|for|and|&|de|du))*)/g;
 const EVENT_NAMED = new RegExp(`\\b${EVENT_WORD}\\b|\\b20\\d\\d\\b`, 'i');
 
 /**

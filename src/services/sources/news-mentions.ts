@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 
 /** Query parameters that only say where a reader came from: the same article without them. */
-const TRACKING = /^(?:utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref|ref_src|cmpid|ocid|__twitter_impression|guccounter|rss)$/i;
+const TRACKING =
+  /^(?:utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref|ref_src|cmpid|ocid|__twitter_impression|guccounter|rss)$/i;
 /** Legal forms that articles leave out of a company's name ("Acme" for "Acme Robotics, Inc."). */
 const LEGAL_FORM =
   /[\s,]+(?:inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|ag|sa|s\.a|sas|sarl|bv|b\.v|nv|n\.v|plc|pty|oy|ab|as|a\/s|srl|spa|s\.p\.a|kk|group|holdings?)\.?$/i;

@@ -61,9 +61,12 @@ interface Company {
 
 /**
  * The account watchlists that want company news: active, with `company_news` enabled (it is
- * off unless asked), and the stored companies their entries name (by URL, domain or name).
+ * off unless asked), and the stored companies their entries name (by URL, domain or name),
+ * as `watched`; `only` narrows it to one company (a parameter reference such as `$1`).
  */
-const NEWS_WATCHED_COMPANIES = `
+const newsWatchedCompanies = (only?: string) => {
+  const one = only ? `AND c.id = ${only}` : '';
+  return `
   WITH news_watchlists AS (
     SELECT id FROM signals
     WHERE status = 'active' AND deleted_at IS NULL AND signal_type_id = 'account_watchlist'
@@ -71,11 +74,12 @@ const NEWS_WATCHED_COMPANIES = `
   ), entries AS (
     SELECT w.* FROM watched_companies w JOIN news_watchlists s ON s.id = w.signal_id WHERE w.kind = 'company'
   ), watched AS (
-    SELECT c.id FROM entries w JOIN companies c ON c.linkedin_url = w.linkedin_url
-    UNION SELECT c.id FROM entries w JOIN companies c ON c.domain = w.domain
+    SELECT c.id FROM entries w JOIN companies c ON c.linkedin_url = w.linkedin_url ${one}
+    UNION SELECT c.id FROM entries w JOIN companies c ON c.domain = w.domain ${one}
     UNION SELECT c.id FROM entries w JOIN companies c
-      ON w.linkedin_url IS NULL AND w.domain IS NULL AND c.name_key = w.name_key
+      ON w.linkedin_url IS NULL AND w.domain IS NULL AND c.name_key = w.name_key ${one}
   )`;
+};
 
 /**
  * The `news` source (docs/sources.md): for each company with feeds or watched for news, the
@@ -98,7 +102,7 @@ export class News implements IntentSource {
   async items(after: SourceCursor): Promise<SourceItemsPage> {
     const found = await rows<{ id: string }>(
       this.db,
-      `${NEWS_WATCHED_COMPANIES}
+      `${newsWatchedCompanies()}
        SELECT id FROM (SELECT company_id AS id FROM company_feeds UNION SELECT id FROM watched) t
        WHERE id > $1 ORDER BY id LIMIT $2`,
       [after ?? '', COMPANIES_PER_PAGE],
@@ -126,7 +130,8 @@ export class News implements IntentSource {
         await this.feeds.recordRead(companyId, feed.url, read.problem);
         continue;
       }
-      for (const candidate of read.candidates) if (!candidates.has(candidate.urlKey)) candidates.set(candidate.urlKey, candidate);
+      for (const candidate of read.candidates)
+        if (!candidates.has(candidate.urlKey)) candidates.set(candidate.urlKey, candidate);
       onceChecked.push(read.done);
     }
     if (await this.watchedForNews(companyId)) {
@@ -173,7 +178,9 @@ export class News implements IntentSource {
     const feed = parseFeed(answer.body, url);
     if ('problem' in feed) return { problem: `${label}: ${feed.problem}` };
     return {
-      candidates: feed.entries.flatMap((entry) => candidateOf(entry.url, entry.title, entry.summary, entry.publishedAt)),
+      candidates: feed.entries.flatMap((entry) =>
+        candidateOf(entry.url, entry.title, entry.summary, entry.publishedAt),
+      ),
       done: async () => {
         await this.fetcher.remember(url, answer.validators);
         await this.feeds.recordRead(company.id, url, null);
@@ -194,7 +201,9 @@ export class News implements IntentSource {
     );
     const to = new Date();
     const earliest = to.getTime() - (GDELT_WINDOW_DAYS - 1) * DAY_MS;
-    const from = new Date(Math.max(earliest, last?.searched_until.getTime() ?? to.getTime() - FIRST_SEARCH_DAYS * DAY_MS));
+    const from = new Date(
+      Math.max(earliest, last?.searched_until.getTime() ?? to.getTime() - FIRST_SEARCH_DAYS * DAY_MS),
+    );
     const answer = await this.fetcher.get(gdeltSearchUrl(phrase, from, to, GDELT_RECORDS));
     const failed = (problem: string) => this.searchFailed(company.id, `${label}: ${problem}`);
     if (answer.status === 'not-modified') return failed('answered 304 to a request that was not conditional');
@@ -224,7 +233,7 @@ export class News implements IntentSource {
     return { problem };
   }
 
-  /** The candidates not checked before for this company and recent enough to be news, feeds' first. */
+  /** The candidates not checked before for this company and recent enough to be news, newest first. */
   private async unchecked(companyId: string, candidates: Candidate[]): Promise<Candidate[]> {
     const oldest = Date.now() - MAX_ARTICLE_AGE_DAYS * DAY_MS;
     const recent = candidates.filter((c) => c.publishedAt === null || Date.parse(c.publishedAt) >= oldest);
@@ -235,7 +244,8 @@ export class News implements IntentSource {
       [companyId, recent.map((c) => c.urlKey)],
     );
     const known = new Set(seen.map((row) => row.url_key));
-    return recent.filter((c) => !known.has(c.urlKey));
+    const time = (c: Candidate) => (c.publishedAt ? Date.parse(c.publishedAt) : 0);
+    return recent.filter((c) => !known.has(c.urlKey)).sort((a, b) => time(b) - time(a));
   }
 
   /**
@@ -286,7 +296,7 @@ export class News implements IntentSource {
   private async watchedForNews(companyId: string): Promise<boolean> {
     const row = await firstRow<{ watched: boolean }>(
       this.db,
-      `${NEWS_WATCHED_COMPANIES} SELECT EXISTS (SELECT 1 FROM watched WHERE id = $1) AS watched`,
+      `${newsWatchedCompanies('$1')} SELECT EXISTS (SELECT 1 FROM watched) AS watched`,
       [companyId],
     );
     return row?.watched === true;

@@ -54,7 +54,8 @@ export function parseGdeltArtlist(body: string): GdeltArtlist {
     return { problem: 'the document does not have the expected form (an object)' };
   const list = (document as Record<string, unknown>).articles;
   if (list === undefined) return { articles: [] };
-  if (!Array.isArray(list)) return { problem: 'the document does not have the expected form ("articles" is not a list)' };
+  if (!Array.isArray(list))
+    return { problem: 'the document does not have the expected form ("articles" is not a list)' };
   const articles: GdeltArticle[] = [];
   for (const item of list) {
     if (!item || typeof item !== 'object') continue;
@@ -84,8 +85,5 @@ function seenAtOf(text: string): string | null {
 
 /** `YYYYMMDDHHMMSS` in UTC, the form of `startdatetime` and `enddatetime`. */
 function gdeltTime(at: Date): string {
-  return at
-    .toISOString()
-    .replace(/[-:T]/g, '')
-    .slice(0, 14);
+  return at.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
