@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config';
 import { classifyNews } from '../../src/services/sources/news-kinds';
 import { articleUrlKey, coreNameOf, namesCompany, newsEventId } from '../../src/services/sources/news-mentions';
 import { parseFeed } from '../../src/providers/sources/news/feeds';
@@ -232,4 +233,21 @@ describe('documents', () => {
     expect(page.text).not.toContain('dataLayer');
     expect(page.text).not.toContain('font-family');
   });
+});
+
+test('GDELT is never asked more often than every 5 s in production; tests may shorten it', () => {
+  const base = {
+    DATABASE_URL: 'postgres://x',
+    ADMIN_TOKEN: 'a'.repeat(16),
+    SECRETS_KEY: Buffer.alloc(32).toString('base64'),
+  };
+  const production = {
+    ...base,
+    NODE_ENV: 'production',
+    PUBLIC_URL: 'https://leads.example.com',
+    SOURCES_CONTACT_EMAIL: 'ops@leads.example.com',
+  };
+  expect(() => loadConfig({ ...production, NEWS_GDELT_INTERVAL_MS: '1000' })).toThrow(/NEWS_GDELT_INTERVAL_MS/);
+  expect(loadConfig(base)).toMatchObject({ NEWS_GDELT_INTERVAL_MS: 5000, NEWS_INTERVAL: 6 * 3_600_000 });
+  expect(loadConfig({ ...base, NEWS_GDELT_INTERVAL_MS: '1000' }).NEWS_GDELT_INTERVAL_MS).toBe(1000);
 });
