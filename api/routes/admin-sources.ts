@@ -118,7 +118,7 @@ export function adminSourceRoutes(services: Services) {
       },
       handle: async ({ params, body }) => ({
         companyId: params.companyId,
-        feeds: await companyFeeds.remember(params.companyId, body.urls),
+        feeds: await companyFeeds.add(params.companyId, body.urls),
       }),
     }),
   ];

@@ -539,8 +539,13 @@ test('bad feed requests get the error envelope and change nothing; a company kee
   expect(unknown.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Company not found' });
   expect(await stored()).toEqual(before);
 
+  // Found feeds: what is not a feed URL and a comments feed are left out, the rest kept up to 5.
   const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => `https://betafoods.com/${name}.xml`);
-  await stack.services.companyFeeds.remember('beta', many.slice(0, 3));
+  await stack.services.companyFeeds.remember('beta', [
+    'feed://betafoods.com/rss',
+    'https://betafoods.com/comments/feed/',
+    ...many.slice(0, 3),
+  ]);
   const full = await stack.services.companyFeeds.remember('beta', [...many.slice(0, 3), ...many.slice(3)]);
   expect(full).toEqual(['https://betafoods.com/blog/atom.xml', ...many.slice(0, 4)]);
 });

@@ -5,6 +5,8 @@ import { execute, firstRow, rows } from '../../db/sql';
 /** A company keeps this many feeds: a blog and a newsroom, seldom more; the first ones found stay. */
 export const MAX_FEEDS_PER_COMPANY = 5;
 const MAX_URL_LENGTH = 2000;
+/** WordPress and its kin link a feed of comments beside the posts' one: not news. */
+const COMMENTS_FEED = /\/comments\/feed\/?$|\/comments\/(?:rss|atom)(?:\.xml)?$/i;
 
 export interface CompanyFeed {
   url: string;
@@ -19,19 +21,19 @@ export class CompanyFeeds {
   constructor(private readonly db: DataSource) {}
 
   /**
-   * Adds feeds to a stored company; known ones change nothing, and beyond
-   * {@link MAX_FEEDS_PER_COMPANY} the rest are left out. Answers the company's feeds now.
+   * Feeds found for a stored company (the company-profiles source, from the feeds a homepage
+   * links): added to the known ones, which change nothing; what is not an http(s) URL and a
+   * site's comments feed are left out, and so is everything beyond {@link MAX_FEEDS_PER_COMPANY}.
+   * Answers the company's feeds now.
    */
   async remember(companyId: string, urls: readonly string[]): Promise<string[]> {
-    const problems = urls.flatMap((url, i) => {
-      const problem = feedUrlProblem(url);
-      return problem ? [{ field: `urls[${i}]`, message: problem }] : [];
-    });
-    if (problems.length) throw validationError(problems);
     const company = await firstRow<{ id: string }>(this.db, `SELECT id FROM companies WHERE id = $1`, [companyId]);
     if (!company) throw notFound('Company');
+    const usable = urls.filter((url) => feedUrlProblem(url) === null).map((url) => new URL(url.trim()).toString());
     const known = await this.urlsOf(companyId);
-    const fresh = [...new Set(urls.map((url) => new URL(url.trim()).toString()))].filter((url) => !known.includes(url));
+    const fresh = [...new Set(usable)].filter(
+      (url) => !known.includes(url) && !COMMENTS_FEED.test(new URL(url).pathname),
+    );
     const room = Math.max(0, MAX_FEEDS_PER_COMPANY - known.length);
     if (fresh.length && room) {
       await execute(
@@ -41,6 +43,16 @@ export class CompanyFeeds {
       );
     }
     return this.urlsOf(companyId);
+  }
+
+  /** The operator's feeds: each URL must be an http(s) URL (a 422 naming the ones that are not, nothing added). */
+  async add(companyId: string, urls: readonly string[]): Promise<string[]> {
+    const problems = urls.flatMap((url, i) => {
+      const problem = feedUrlProblem(url);
+      return problem ? [{ field: `urls[${i}]`, message: problem }] : [];
+    });
+    if (problems.length) throw validationError(problems);
+    return this.remember(companyId, urls);
   }
 
   async list(companyId: string): Promise<CompanyFeed[]> {
