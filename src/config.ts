@@ -147,6 +147,14 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
     /** How often the job-boards schedule runs to poll the boards whose phase has come. */
     JOB_BOARDS_TICK: z.string().default('5m').transform(parseDuration),
+    /** How often the news source reads every company's feeds and searches GDELT for every watched one. */
+    NEWS_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** The least time between two GDELT requests, across every worker: GDELT asks for 5 s; tests shorten it. */
+    NEWS_GDELT_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(production ? 5000 : 0)
+      .default(5000),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

@@ -3,6 +3,7 @@ import type { Services } from '../../src/services';
 import { errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
 import { JOB_BOARD_ATS } from '../../src/providers/sources/job-boards';
+import { MAX_FEEDS_PER_COMPANY } from '../../src/services/sources/company-feeds';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -19,6 +20,9 @@ const sourceStatus = z.object({
   lastRunFinishedAt: z.string().nullable(),
   nextRunAt: z.string().nullable().meta({ description: "From the source's Temporal Schedule; null while disabled" }),
   recordsIngested: z.number(),
+  recordsDropped: z
+    .number()
+    .meta({ description: "Read and left out by the source's rules (news: not about the company, no kind)" }),
   errors: z.number(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
@@ -39,9 +43,17 @@ export const jobBoardBody = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'must be the board token of the hosted careers page, e.g. "acme"'),
 });
 
+export const companyFeedsBody = z.strictObject({
+  urls: z
+    .array(z.string().trim().min(1).max(2000))
+    .min(1)
+    .max(MAX_FEEDS_PER_COMPANY)
+    .meta({ description: "The company's own RSS or Atom feeds (blog, newsroom)" }),
+});
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards } = services;
+  const { sources, jobBoards, companyFeeds } = services;
   const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
     defineRoute({
       method: 'post',
@@ -90,6 +102,29 @@ export function adminSourceRoutes(services: Services) {
         422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
       },
       handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/companies/{companyId}/feeds',
+      operationId: 'adminAddCompanyFeeds',
+      summary: "Add a stored company's own RSS or Atom feeds, which the news source then reads",
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      body: companyFeedsBody,
+      responses: {
+        200: {
+          description: "The company's feeds now (at most 5; known ones change nothing)",
+          schema: z.object({ companyId: z.string(), feeds: z.array(z.string()) }),
+        },
+        401: errors[401],
+        404: { description: 'Unknown company', schema: errorEnvelope },
+        422: { description: 'Invalid body or a URL that is not http(s)', schema: errorEnvelope },
+      },
+      handle: async ({ params, body }) => ({
+        companyId: params.companyId,
+        feeds: await companyFeeds.add(params.companyId, body.urls),
+      }),
     }),
   ];
 }

@@ -22,6 +22,7 @@ import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oaut
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
 import { JobBoardPhases1732241500000 } from './migrations/1732241500000-job-board-phases';
+import { News1732241600000 } from './migrations/1732241600000-news';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { closePreparedPool } from './prepared';
 
@@ -43,6 +44,7 @@ export const migrations = [
   SignInAttempts1732241200000,
   Sources1732241300000,
   JobBoardPhases1732241500000,
+  News1732241600000,
   Suppressions1732241900000,
 ];
 

@@ -37,9 +37,11 @@ test('the operator lists the sources with their schedule, and disabling pauses t
       running: false,
       lastRunStartedAt: null,
       recordsIngested: 0,
+      recordsDropped: 0,
       errors: 0,
       lastError: null,
     }),
+    expect.objectContaining({ name: 'news', enabled: true, running: false, recordsIngested: 0, recordsDropped: 0 }),
   ]);
   const nextRunAt = Date.parse(listed.body.data[0].nextRunAt);
   // Every 6 hours by default: the next run is within that.

@@ -3,7 +3,10 @@ import type { Client } from '@temporalio/client';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import type { Ingestion } from '../ingestion/ingestion';
+import { GDELT_HOST } from '../../providers/sources/news/gdelt';
+import { CompanyFeeds } from './company-feeds';
 import { JobBoards } from './job-boards';
+import { News } from './news';
 import { PoliteFetch } from './polite-fetch';
 import { SourceSchedules } from './schedules';
 import { Sources } from './sources';
@@ -13,13 +16,21 @@ export function createSources(
   deps: { db: DataSource; config: Config; logger: Logger; temporal?: Client },
   ingestion: Ingestion,
 ) {
-  const politeFetch = new PoliteFetch(deps.db, deps.config);
+  const politeFetch = new PoliteFetch(deps.db, deps.config, { [GDELT_HOST]: deps.config.NEWS_GDELT_INTERVAL_MS });
   const jobBoards = new JobBoards(deps.db, ingestion, politeFetch, deps.config.JOB_BOARDS_INTERVAL);
+  const companyFeeds = new CompanyFeeds(deps.db);
+  const news = new News(deps.db, ingestion, politeFetch, companyFeeds);
   const schedules = new SourceSchedules(
     deps.db,
     deps.config,
-    { [jobBoards.name]: deps.config.JOB_BOARDS_TICK },
+    { [jobBoards.name]: deps.config.JOB_BOARDS_TICK, [news.name]: deps.config.NEWS_INTERVAL },
     deps.temporal,
   );
-  return { politeFetch, jobBoards, sources: new Sources(deps.db, deps.logger, schedules, [jobBoards]) };
+  return {
+    politeFetch,
+    jobBoards,
+    companyFeeds,
+    news,
+    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, news]),
+  };
 }

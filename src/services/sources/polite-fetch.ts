@@ -59,6 +59,8 @@ export class PoliteFetch {
       | 'SOURCES_MAX_RESPONSE_BYTES'
       | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
     >,
+    /** Hosts that ask for more time between requests than SOURCES_HOST_INTERVAL_MS (GDELT: 5 s), by host. */
+    private readonly hostIntervalsMs: Readonly<Record<string, number>> = {},
   ) {
     this.pacing = new HostPacing(db);
     this.userAgent = `intent-leads-sources/1 (+mailto:${config.SOURCES_CONTACT_EMAIL})`;
@@ -78,7 +80,7 @@ export class PoliteFetch {
    */
   async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
     const host = new URL(url).host.toLowerCase();
-    const wait = await this.pacing.claim(host, this.config.SOURCES_HOST_INTERVAL_MS);
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
     if (wait > 0) await sleep(wait);
     const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
       this.db,
@@ -98,6 +100,11 @@ export class PoliteFetch {
       throw new SourceThrottled(host, answer.retryAfterMs);
     }
     return answer;
+  }
+
+  /** The least time between two requests to `host`, for every worker together. */
+  intervalOf(host: string): number {
+    return Math.max(this.config.SOURCES_HOST_INTERVAL_MS, this.hostIntervalsMs[host.toLowerCase()] ?? 0);
   }
 
   async remember(url: string, validators: Validators): Promise<void> {

@@ -14,6 +14,7 @@ export interface SourceStatus {
   lastRunFinishedAt: string | null;
   nextRunAt: string | null;
   recordsIngested: number;
+  recordsDropped: number;
   errors: number;
   lastError: string | null;
   lastErrorAt: string | null;
@@ -28,6 +29,7 @@ interface SourceRow {
   last_error: string | null;
   last_error_at: Date | null;
   records_ingested: string;
+  records_dropped: string;
   errors_count: string;
 }
 
@@ -118,9 +120,10 @@ export class Sources {
          errors_count = errors_count + $3,
          last_error = CASE WHEN $4::text IS NULL THEN last_error ELSE $4 END,
          last_error_at = CASE WHEN $4::text IS NULL THEN last_error_at ELSE now() END,
-         state = jsonb_set(state, '{cursor}', to_jsonb($5::text)), updated_at = now()
+         state = jsonb_set(state, '{cursor}', to_jsonb($5::text)),
+         records_dropped = records_dropped + $6, updated_at = now()
        WHERE name = $1`,
-      [name, result.records, result.error ? 1 : 0, result.error ?? null, item],
+      [name, result.records, result.error ? 1 : 0, result.error ?? null, item, result.dropped ?? 0],
     );
     if (result.error) this.logger.warn({ source: name, item, error: result.error }, 'source item failed');
     return result;
@@ -168,6 +171,7 @@ function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
     lastRunFinishedAt: row.last_run_finished_at?.toISOString() ?? null,
     nextRunAt: row.enabled ? (nextRunAt?.toISOString() ?? null) : null,
     recordsIngested: Number(row.records_ingested),
+    recordsDropped: Number(row.records_dropped),
     errors: Number(row.errors_count),
     lastError: row.last_error,
     lastErrorAt: row.last_error_at?.toISOString() ?? null,
