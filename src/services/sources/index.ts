@@ -5,6 +5,7 @@ import type { Logger } from '../../logger';
 import type { Ingestion } from '../ingestion/ingestion';
 import { JobBoards } from './job-boards';
 import { PoliteFetch } from './polite-fetch';
+import { SecFormD } from './sec-form-d';
 import { SourceSchedules } from './schedules';
 import { Sources } from './sources';
 
@@ -15,11 +16,17 @@ export function createSources(
 ) {
   const politeFetch = new PoliteFetch(deps.db, deps.config);
   const jobBoards = new JobBoards(deps.db, ingestion, politeFetch);
+  const secFormD = new SecFormD(deps.db, ingestion, politeFetch, deps.config);
   const schedules = new SourceSchedules(
     deps.db,
     deps.config,
-    { [jobBoards.name]: deps.config.JOB_BOARDS_INTERVAL },
+    { [jobBoards.name]: deps.config.JOB_BOARDS_INTERVAL, [secFormD.name]: deps.config.SEC_FORM_D_INTERVAL },
     deps.temporal,
   );
-  return { politeFetch, jobBoards, sources: new Sources(deps.db, deps.logger, schedules, [jobBoards]) };
+  return {
+    politeFetch,
+    jobBoards,
+    secFormD,
+    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, secFormD]),
+  };
 }

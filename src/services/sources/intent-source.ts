@@ -8,4 +8,6 @@ export interface IntentSource {
   readonly name: string;
   items(after: SourceCursor): Promise<SourceItemsPage>;
   sync(item: string): Promise<SourceItemResult>;
+  /** What the operator's backfill adds to the next run beyond its first item (e.g. older listings to read). */
+  backfill?(): Promise<void>;
 }

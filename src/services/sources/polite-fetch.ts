@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
-import { HostPacing } from './host-pacing';
+import { HOST_INTERVALS_MS, HostPacing } from './host-pacing';
 import { execute, firstRow } from '../../db/sql';
 
 /** A host answered 429: the caller's retry waits `retryAfterMs` (the activity's `nextRetryDelay`). */
@@ -12,8 +12,9 @@ export class SourceThrottled extends Error {
   constructor(
     readonly host: string,
     readonly retryAfterMs: number,
+    answered = '429 Too Many Requests',
   ) {
-    super(`${host} answered 429 Too Many Requests; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
+    super(`${host} answered ${answered}; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
 }
 
@@ -64,6 +65,11 @@ export class PoliteFetch {
     this.userAgent = `intent-leads-sources/1 (+mailto:${config.SOURCES_CONTACT_EMAIL})`;
   }
 
+  /** The least time between two requests to `host`: its owner's published rate, else SOURCES_HOST_INTERVAL_MS. */
+  intervalOf(host: string): number {
+    return HOST_INTERVALS_MS[host] ?? this.config.SOURCES_HOST_INTERVAL_MS;
+  }
+
   /** Where a request for `url` really goes: the mapped address with path and query unchanged. */
   targetOf(url: string): URL {
     const original = new URL(url);
@@ -78,7 +84,7 @@ export class PoliteFetch {
    */
   async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
     const host = new URL(url).host.toLowerCase();
-    const wait = await this.pacing.claim(host, this.config.SOURCES_HOST_INTERVAL_MS);
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
     if (wait > 0) await sleep(wait);
     const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
       this.db,
@@ -98,6 +104,16 @@ export class PoliteFetch {
       throw new SourceThrottled(host, answer.retryAfterMs);
     }
     return answer;
+  }
+
+  /**
+   * A host refused us in its own way (SEC EDGAR answers 403 to a client over its rate): nothing
+   * goes to the host for `ms`, across every worker, and the caller's retry waits as long.
+   */
+  async refused(url: string, statusCode: number, ms: number): Promise<SourceThrottled> {
+    const host = new URL(url).host.toLowerCase();
+    await this.pacing.holdOff(host, ms);
+    return new SourceThrottled(host, ms, String(statusCode));
   }
 
   async remember(url: string, validators: Validators): Promise<void> {
