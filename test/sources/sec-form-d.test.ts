@@ -296,6 +296,32 @@ test('an amendment updates its original event and adds no second one; a filing a
   expect(after.recordsIngested).toBe(before.recordsIngested + 1);
 });
 
+test('an original read after its amendment does not undo it', async () => {
+  const kite = { cik: '0001900060', name: 'Kite Materials, Inc.', city: 'Raleigh', state: 'NC' };
+  // Filed by an agent whose accession numbers sort first: the amendment is read before the original.
+  file(
+    { form: 'D', accession: '0001900060-26-000001', filedOn: '2026-11-20' },
+    { ...kite, offering: '2000000', sold: '500000' },
+  );
+  file(
+    { form: 'D/A', accession: '0001111111-26-000007', filedOn: '2026-11-25' },
+    { ...kite, type: 'D/A', previousAccession: '0001900060-26-000001', offering: '2000000', sold: '1800000' },
+  );
+  await runSource();
+  expect(
+    await stack.db.query(`SELECT occurred_at, data FROM events WHERE id = 'sec-form-d:0001900060-26-000001'`),
+  ).toEqual([
+    {
+      occurred_at: new Date('2026-11-25T00:00:00Z'),
+      data: { funding_type: 'Equity', funding_amount_usd: 1_800_000, announcement_date: '2026-11-25' },
+    },
+  ]);
+  expect(await filingStatus('0001900060-26-000001')).toEqual({ status: 'ingested', problem: null });
+  expect(await stack.db.query(`SELECT count(*)::int AS n FROM events WHERE company_id = 'sec-cik-0001900060'`)).toEqual(
+    [{ n: 1 }],
+  );
+});
+
 test('two issuers sharing a name are two companies; a stored company is matched by name and city, never by name alone between two', async () => {
   await stack.services.ingestion.ingest([
     {
