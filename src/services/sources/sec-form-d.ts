@@ -197,16 +197,18 @@ export class SecFormD implements IntentSource {
       `SELECT data->>'announcement_date' AS announcement_date FROM events WHERE id = $1`,
       [event.id],
     );
-    const result = await this.ingestion.ingest([...(issuer.record ? [issuer.record] : []), ...people, event]);
-    if (result.rejected > 0) {
-      return this.settle(accession, 'failed', `${label}: ${result.errors[0]?.message ?? 'rejected by ingestion'}`);
-    }
+    const records = [...(issuer.record ? [issuer.record] : []), ...people, event];
+    const result = await this.ingestion.ingest(records);
+    // The event is the last line: without it the filing failed; a person refused is only reported.
+    const refusedEvent = result.errors.find((e) => e.line === records.length);
+    if (refusedEvent) return this.settle(accession, 'failed', `${label}: ${refusedEvent.message}`);
+    const refusedPerson = result.errors[0] ? `${label}: ${result.errors[0].message}` : undefined;
     await this.issuers.link(formD.issuer, issuer);
-    let records = stored ? 0 : 1;
+    let events = stored ? 0 : 1;
     // An amendment (or a later filing of the round) revises the event; an older one read late does not.
     if (stored && (await this.isLatestOf(original, filing))) {
       const data = { ...event.data, announcement_date: stored.announcement_date ?? filing.filed_on };
-      if (await this.ingestion.reviseEvent({ ...event, data })) records = 1;
+      if (await this.ingestion.reviseEvent({ ...event, data })) events = 1;
     }
     await execute(
       this.db,
@@ -214,7 +216,7 @@ export class SecFormD implements IntentSource {
          read_at = now() WHERE accession = $1`,
       [accession, original, issuer.companyId],
     );
-    return { records };
+    return refusedPerson ? { records: events, error: refusedPerson } : { records: events };
   }
 
   /** The filing a round started with: an amendment's previous filing, or that one's own original when known. */
@@ -264,7 +266,7 @@ export class SecFormD implements IntentSource {
         companyId,
         firstName,
         lastName,
-        title: person.clarification ?? (signed?.title || person.relationships.join(', ')),
+        title: (person.clarification ?? (signed?.title || person.relationships.join(', '))).slice(0, 500),
         city: person.city ? titleCase(person.city) : null,
         countryCode: countryOfEdgarCode(person.stateOrCountry),
         location: [person.city && titleCase(person.city), person.stateOrCountry].filter(Boolean).join(', ') || null,
