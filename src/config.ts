@@ -155,6 +155,11 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .int()
       .min(production ? 5000 : 0)
       .default(5000),
+    /** How often the sec-form-d source reads EDGAR's current Form D filings; a backfill reads the daily indexes of the last SEC_FORM_D_BACKFILL_DAYS days. */
+    SEC_FORM_D_INTERVAL: z.string().default('10m').transform(parseDuration),
+    SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+    /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
+    SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

@@ -23,6 +23,7 @@ import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
 import { JobBoardPhases1732241500000 } from './migrations/1732241500000-job-board-phases';
 import { News1732241600000 } from './migrations/1732241600000-news';
+import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { closePreparedPool } from './prepared';
 
@@ -45,6 +46,7 @@ export const migrations = [
   Sources1732241300000,
   JobBoardPhases1732241500000,
   News1732241600000,
+  SecFormD1732241700000,
   Suppressions1732241900000,
 ];
 

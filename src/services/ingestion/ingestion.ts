@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { rows } from '../../db/sql';
+import { changed, rows } from '../../db/sql';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
@@ -111,6 +111,24 @@ export class Ingestion {
       rejected: errors.length,
       errors: errors.slice(0, MAX_LISTED_ERRORS),
     };
+  }
+
+  /**
+   * A later word on a stored event (a Form D amendment on its original filing): the event's
+   * `data` is replaced, its id, type, time, company and person kept, so no signal sees a new
+   * event and none makes a second lead. Checked as an ingested event is; answers whether an
+   * event of that id, type and company was stored.
+   */
+  async reviseEvent(input: unknown): Promise<boolean> {
+    const parsed = validate(input);
+    if (typeof parsed === 'string') throw invalidRequest(parsed);
+    if (parsed.kind !== 'event') throw invalidRequest('kind: must be "event"');
+    const { count } = await changed(
+      this.db,
+      `UPDATE events SET data = $4::jsonb WHERE id = $1 AND type = $2 AND company_id = $3`,
+      [parsed.id, parsed.type, parsed.companyId, JSON.stringify(parsed.data)],
+    );
+    return count > 0;
   }
 
   /** Adds to `known` those of `ids` that are already stored in `table`. */

@@ -8,6 +8,7 @@ import { CompanyFeeds } from './company-feeds';
 import { JobBoards } from './job-boards';
 import { News } from './news';
 import { PoliteFetch } from './polite-fetch';
+import { SecFormD } from './sec-form-d';
 import { SourceSchedules } from './schedules';
 import { Sources } from './sources';
 
@@ -20,10 +21,15 @@ export function createSources(
   const jobBoards = new JobBoards(deps.db, ingestion, politeFetch, deps.config.JOB_BOARDS_INTERVAL);
   const companyFeeds = new CompanyFeeds(deps.db);
   const news = new News(deps.db, ingestion, politeFetch, companyFeeds);
+  const secFormD = new SecFormD(deps.db, ingestion, politeFetch, deps.config);
   const schedules = new SourceSchedules(
     deps.db,
     deps.config,
-    { [jobBoards.name]: deps.config.JOB_BOARDS_TICK, [news.name]: deps.config.NEWS_INTERVAL },
+    {
+      [jobBoards.name]: deps.config.JOB_BOARDS_TICK,
+      [news.name]: deps.config.NEWS_INTERVAL,
+      [secFormD.name]: deps.config.SEC_FORM_D_INTERVAL,
+    },
     deps.temporal,
   );
   return {
@@ -31,6 +37,7 @@ export function createSources(
     jobBoards,
     companyFeeds,
     news,
-    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, news]),
+    secFormD,
+    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, news, secFormD]),
   };
 }

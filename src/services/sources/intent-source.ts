@@ -10,4 +10,6 @@ export interface IntentSource {
   sync(item: string): Promise<SourceItemResult>;
   /** A source whose items are due at their own times (job boards): the operator's run now makes every item due. */
   dueNow?(): Promise<void>;
+  /** What the operator's backfill adds to the next run beyond its first item (e.g. older listings to read). */
+  backfill?(): Promise<void>;
 }

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
-import { HostPacing } from './host-pacing';
+import { HOST_INTERVALS_MS, HostPacing } from './host-pacing';
 import { execute, firstRow } from '../../db/sql';
 
 /** A host answered 429: the caller's retry waits `retryAfterMs` (the activity's `nextRetryDelay`). */
@@ -12,8 +12,9 @@ export class SourceThrottled extends Error {
   constructor(
     readonly host: string,
     readonly retryAfterMs: number,
+    answered = '429 Too Many Requests',
   ) {
-    super(`${host} answered 429 Too Many Requests; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
+    super(`${host} answered ${answered}; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
 }
 
@@ -66,6 +67,7 @@ export class PoliteFetch {
     this.userAgent = `intent-leads-sources/1 (+mailto:${config.SOURCES_CONTACT_EMAIL})`;
   }
 
+  /** The least time between two requests to `host`: its owner's published rate, else SOURCES_HOST_INTERVAL_MS. */
   /** Where a request for `url` really goes: the mapped address with path and query unchanged. */
   targetOf(url: string): URL {
     const original = new URL(url);
@@ -102,9 +104,23 @@ export class PoliteFetch {
     return answer;
   }
 
-  /** The least time between two requests to `host`, for every worker together. */
+  /**
+   * The least time between two requests to `host`, for every worker together: the host's own
+   * published rate where we know one (SEC EDGAR, GDELT), else SOURCES_HOST_INTERVAL_MS.
+   */
   intervalOf(host: string): number {
-    return Math.max(this.config.SOURCES_HOST_INTERVAL_MS, this.hostIntervalsMs[host.toLowerCase()] ?? 0);
+    const key = host.toLowerCase();
+    return this.hostIntervalsMs[key] ?? HOST_INTERVALS_MS[key] ?? this.config.SOURCES_HOST_INTERVAL_MS;
+  }
+
+  /**
+   * A host refused us in its own way (SEC EDGAR answers 403 to a client over its rate): nothing
+   * goes to the host for `ms`, across every worker, and the caller's retry waits as long.
+   */
+  async refused(url: string, statusCode: number, ms: number): Promise<SourceThrottled> {
+    const host = new URL(url).host.toLowerCase();
+    await this.pacing.holdOff(host, ms);
+    return new SourceThrottled(host, ms, String(statusCode));
   }
 
   async remember(url: string, validators: Validators): Promise<void> {

@@ -85,9 +85,10 @@ export class Sources {
     return this.get(name);
   }
 
-  /** Forgets the cursor of an unfinished run: the next run starts from the first item again (the diff keeps it idempotent). */
+  /** Forgets the cursor of an unfinished run: the next run starts from the first item again (the diff keeps it idempotent), with what the source's own backfill adds. */
   async backfill(name: string): Promise<SourceStatus> {
     await this.row(name);
+    await this.source(name).backfill?.();
     await execute(this.db, `UPDATE sources SET state = '{}', updated_at = now() WHERE name = $1`, [name]);
     await this.source(name).dueNow?.();
     await this.schedules.trigger(name);
