@@ -10,11 +10,12 @@ import { pageQuery } from '../schemas/common';
 import {
   createBodyOf,
   creationFields,
+  previewSignalBody,
   signalListQuery,
   updateSignalBody,
   watchedCompaniesBody,
 } from '../schemas/signals';
-import { createOperationIdOf, signalIdParam } from '../routes/signals';
+import { createOperationIdOf, previewSignal, signalIdParam } from '../routes/signals';
 import { funnelQuery, leadsQuery } from '../routes/leads';
 import { creditUsageQuery } from '../routes/credits';
 import { JsonText } from '../route';
@@ -166,6 +167,18 @@ export function signalTools(services: Services): AnyToolDef[] {
         if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
         return signals.create(caller, signalTypeId, parsed.data);
       },
+    }),
+    defineTool({
+      name: 'preview_signal',
+      twin: 'previewSignal',
+      description:
+        'Previews a signal before creating it: give signalTypeId and the body create_signal would take (name optional). ' +
+        'Answers over the last 30 days of stored events: matchingEvents, expectedLeads, expectedLeadsPerDay, ' +
+        'expectedCreditsPerDay (lead prices, email price where getEmails), capLimited, the funnel and warnings. ' +
+        'Nothing is created, produced or charged. Free.',
+      input: previewSignalBody.extend({ config: createSignalInput.shape.config }),
+      annotations: READS,
+      run: (caller, body) => previewSignal(services, caller, body),
     }),
     defineTool({
       name: 'update_signal',

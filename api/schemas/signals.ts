@@ -44,6 +44,32 @@ export function createBodyOf(type: Pick<SignalType, 'signalTypeId'>): z.ZodType<
   return body;
 }
 
+/** A cost preview: the create body of a type, named by `signalTypeId`; `name` may be left out. */
+export const previewSignalBody = z
+  .strictObject({
+    signalTypeId: z.enum(SIGNAL_TYPE_IDS).meta({ description: 'The type whose create body follows' }),
+    ...creationFields,
+    name: name.optional(),
+    config: z.record(z.string(), z.unknown()).meta({
+      description: "The type's config, as its create operation takes it (checked the same way)",
+    }),
+  })
+  .meta({ id: 'PreviewSignal' });
+
+export const signalPreviewSchema = z
+  .object({
+    windowDays: z.number().int(),
+    matchingEvents: z.number().int(),
+    expectedLeads: z.number().int(),
+    expectedLeadsPerDay: z.number(),
+    expectedCreditsPerDay: z.number(),
+    capLimited: z.boolean(),
+    funnel: z.array(z.object({ filter: z.string(), removed: z.number().int(), remaining: z.number().int() })),
+    applied: z.record(z.string(), z.unknown()),
+    warnings: z.array(z.looseObject({ code: z.string(), field: z.string(), message: z.string() })),
+  })
+  .meta({ id: 'SignalPreview' });
+
 export const updateSignalBody = z
   .strictObject({
     name: name.optional(),

@@ -37,6 +37,7 @@ import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { createSources } from './sources';
 import { Suppressions } from './suppressions';
+import { SignalPreviews } from './signals/preview';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -112,6 +113,7 @@ export function createServices(deps: ServiceDeps) {
   };
   return {
     ...services,
+    signalPreviews: new SignalPreviews(deps.db, { clock, funnel: services.funnel, signals }),
     ...createSources(deps, services.ingestion),
     webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deps.temporal),
   };

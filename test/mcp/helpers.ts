@@ -30,9 +30,10 @@ export const SPECIFIED_TOOLS = [
   'get_phone_lookup_result',
 ] as const;
 
-/** Every tool the server lists: the specification's, then the suppression list's (issue 27). */
+/** Every tool the server lists: the specification's, then the cost preview's and the suppression list's (issue 27). */
 export const SERVED_TOOLS = [
   ...SPECIFIED_TOOLS,
+  'preview_signal',
   'list_suppressions',
   'add_suppressions',
   'delete_suppression',

@@ -39,7 +39,7 @@ const postToToolServer = (headers: Record<string, string>) =>
   });
 
 describe('connecting', () => {
-  test('lists the 24 tools of the specification and the three of the suppression list, each with a description and an object input schema', async () => {
+  test('lists the 24 tools of the specification, the cost preview and the three of the suppression list, each with a description and an object input schema', async () => {
     const { tools } = await assistant.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...SERVED_TOOLS].sort());
     for (const tool of tools) {

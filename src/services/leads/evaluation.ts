@@ -32,6 +32,19 @@ export async function findCandidates(
   limit: number,
 ): Promise<Candidate[]> {
   const plan = evaluationPlan(signal, now);
+  const { args } = plan;
+  return rows<Candidate>(
+    tx,
+    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
+      FROM ${plan.from}
+      WHERE ${candidateCondition(plan)}
+      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
+    args,
+  );
+}
+
+/** What makes a row of the plan a candidate: every rule, no lead yet for the event, and the duplicate rule. */
+export function candidateCondition(plan: EvaluationPlan): string {
   const where = [
     plan.kind,
     plan.watched,
@@ -39,13 +52,5 @@ export async function findCandidates(
     `NOT ${plan.isLead}`,
     plan.subjectAllowed,
   ];
-  const { args } = plan;
-  return rows<Candidate>(
-    tx,
-    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
-      FROM ${plan.from}
-      WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
-    args,
-  );
+  return where.map((condition) => `(${condition})`).join('\n AND ');
 }

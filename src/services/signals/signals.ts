@@ -87,37 +87,49 @@ export class Signals {
   }
 
   async create(caller: Caller, typeId: SignalTypeId, input: CreateSignalInput): Promise<SignalResource> {
-    const type = signalType(typeId);
-    const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
-    const stored = storedConfigOf(type, config);
-    assertLocations(stored);
+    const draft = checkedDraft(typeId, input);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     const signingKeyId = await this.signingKeyOf(caller);
 
     const { signal, imported } = await this.db.transaction(async (tx) => {
-      const signal = await tx.getRepository(Signal).save({
-        accountId: caller.accountId,
-        apiKeyId: signingKeyId,
-        name: input.name,
-        signalTypeId: typeId,
-        status: input.status,
-        webhookUrl: input.webhookUrl ?? null,
-        config: stored,
-        destinations: {},
-        dailyLeadLimit: input.dailyLeadLimit,
-        duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
-      });
-      const imported = type.watchesCompanies
-        ? await this.deps.watchlists.import(tx, signal.id, companies ?? [])
-        : undefined;
+      const { signal, imported } = await this.insertDraft(tx, caller.accountId, draft, signingKeyId);
       if (input.status === 'active') {
-        const watched = type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
+        const watched = draft.type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
         assertActivatable(signal, watched, await this.deps.credits.balanceIn(tx, caller.accountId));
       }
       return { signal, imported };
     });
     if (signal.status !== 'draft') await this.deps.lifecycle.statusChanged(signal, null);
     return signalResource(signal, this.deps.clock, imported);
+  }
+
+  /**
+   * The rows a create request writes (the signal and its watchlist), inside `tx`: create commits
+   * them, a cost preview rolls them back.
+   */
+  async insertDraft(
+    tx: EntityManager,
+    accountId: string,
+    draft: SignalDraft,
+    signingKeyId: string | null,
+  ): Promise<{ signal: Signal; imported?: ImportResult }> {
+    const { type, input } = draft;
+    const signal = await tx.getRepository(Signal).save({
+      accountId,
+      apiKeyId: signingKeyId,
+      name: input.name,
+      signalTypeId: type.signalTypeId,
+      status: input.status,
+      webhookUrl: input.webhookUrl ?? null,
+      config: draft.storedConfig,
+      destinations: {},
+      dailyLeadLimit: input.dailyLeadLimit,
+      duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
+    });
+    const imported = type.watchesCompanies
+      ? await this.deps.watchlists.import(tx, signal.id, draft.companies)
+      : undefined;
+    return { signal, imported };
   }
 
   /** The signal of this account, or 404 for unknown ids, deleted signals and other accounts' signals alike. */
@@ -258,6 +270,22 @@ export class Signals {
 }
 
 const storedConfigOf = (type: SignalType, config: Record<string, unknown>) => type.storedConfig?.(config) ?? config;
+
+/** A create request checked as create checks it before writing anything. */
+export interface SignalDraft {
+  type: SignalType;
+  input: CreateSignalInput;
+  storedConfig: Record<string, unknown>;
+  companies: CompanyEntry[];
+}
+
+export function checkedDraft(typeId: SignalTypeId, input: CreateSignalInput): SignalDraft {
+  const type = signalType(typeId);
+  const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
+  const storedConfig = storedConfigOf(type, config);
+  assertLocations(storedConfig);
+  return { type, input, storedConfig, companies: companies ?? [] };
+}
 
 /** Every place filter of a config (`locations`, and a hiring signal's `jobLocations`) must be a known place. */
 function assertLocations(config: Record<string, unknown>): void {
