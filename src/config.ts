@@ -145,6 +145,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SOURCES_MAX_RESPONSE_BYTES: int(20_000_000),
     /** How often the job-boards source polls every known board. */
     JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
+    COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

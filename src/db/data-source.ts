@@ -21,6 +21,7 @@ import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assista
 import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
+import { CompanyProfiles1732241400000 } from './migrations/1732241400000-company-profiles';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -40,6 +41,7 @@ export const migrations = [
   OAuthHashedRecords1732241100000,
   SignInAttempts1732241200000,
   Sources1732241300000,
+  CompanyProfiles1732241400000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
