@@ -69,9 +69,9 @@ test('a watched company whose site links a Greenhouse board: once a posting appe
 
   await run('company-profiles');
   expect(site.requests.map((r) => r.path)).toEqual(['/robots.txt', '/', '/company/careers']);
-  expect(
-    await stack.db.query(`SELECT ats, token, company_id, found_by FROM company_job_boards`),
-  ).toEqual([{ ats: 'greenhouse', token: 'hiringsite', company_id: 'site:hiring-site.com', found_by: 'company-profiles' }]);
+  expect(await stack.db.query(`SELECT ats, token, company_id, found_by FROM company_job_boards`)).toEqual([
+    { ats: 'greenhouse', token: 'hiringsite', company_id: 'site:hiring-site.com', found_by: 'company-profiles' },
+  ]);
   await run('job-boards');
   await evaluateNow(stack, signal.id);
   expect(await allLeads(api, signal.id)).toEqual([]);

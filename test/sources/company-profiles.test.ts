@@ -172,7 +172,8 @@ test('a run profiles each company with a domain: title, descriptions, technologi
     'missing-site.com': ['/robots.txt', '/'],
   });
   for (const s of Object.values(sites)) {
-    for (const request of s.requests) expect(request.headers['user-agent']).toBe(`intent-leads-sources/1 (+mailto:${CONTACT})`);
+    for (const request of s.requests)
+      expect(request.headers['user-agent']).toBe(`intent-leads-sources/1 (+mailto:${CONTACT})`);
   }
   expect((await siteStatus('closed')).body).toMatchObject({
     outcome: 'disallowed',
@@ -196,7 +197,12 @@ test('a run profiles each company with a domain: title, descriptions, technologi
   });
   expect((await siteStatus('huge')).body.lastProblem).toMatch(/^https:\/\/huge-site\.com\/ .*larger than 300000 bytes/);
   for (const id of ['closed', 'missing', 'broken', 'huge']) {
-    expect(await companyRow(id)).toEqual({ homepage_title: null, meta_description: null, description: null, tech_stack: [] });
+    expect(await companyRow(id)).toEqual({
+      homepage_title: null,
+      meta_description: null,
+      description: null,
+      tech_stack: [],
+    });
   }
   expect((await siteStatus('nodomain')).status).toBe(404);
 
@@ -252,7 +258,9 @@ test('a company entering the store is profiled on the next run; a failed site is
   });
   // Not yet a day since it failed: not asked.
   expect((await companyRow('missing')).homepage_title).toBeNull();
-  await stack.db.query(`UPDATE company_sites SET fetched_at = now() - interval '25 hours' WHERE company_id = 'missing'`);
+  await stack.db.query(
+    `UPDATE company_sites SET fetched_at = now() - interval '25 hours' WHERE company_id = 'missing'`,
+  );
   await runSource();
   expect((await companyRow('missing')).homepage_title).toBe('Missing, now found');
   expect((await siteStatus('missing')).body).toMatchObject({ outcome: 'profiled', lastProblem: null });

@@ -39,7 +39,9 @@ export function homepage(options: {
   const feeds = (options.feeds ?? [])
     .map((feed) => `<link rel="alternate" type="${feed.type}" title="${feed.title}" href="${feed.href}">`)
     .join('\n    ');
-  const links = (options.links ?? []).map((link) => `<li><a href="${link.href}">${link.text}</a></li>`).join('\n      ');
+  const links = (options.links ?? [])
+    .map((link) => `<li><a href="${link.href}">${link.text}</a></li>`)
+    .join('\n      ');
   return `<!DOCTYPE html>
 <html lang="en">
   <head>

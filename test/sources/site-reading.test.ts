@@ -44,7 +44,9 @@ test('a body that is not HTML is a problem, not an empty profile', () => {
     problem: 'the answer is not an HTML page',
   });
   // Unclosed markup is read as browsers read it.
-  expect(read('<title>Half</title><p><a href="/jobs">Jobs').anchors).toEqual([{ url: 'https://acme.com/jobs', text: 'Jobs' }]);
+  expect(read('<title>Half</title><p><a href="/jobs">Jobs').anchors).toEqual([
+    { url: 'https://acme.com/jobs', text: 'Jobs' },
+  ]);
 });
 
 test('each vendor snippet shows its technology; links to a vendor and words on the page do not', () => {

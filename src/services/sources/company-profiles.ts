@@ -256,14 +256,12 @@ export class CompanyProfiles implements IntentSource {
     );
     if (watched.length === 0) return;
     await this.ingestion.ingest(
-      watched.map(
-        (entry): CompanyRecordInput => ({
-          kind: 'company',
-          id: `site:${entry.domain}`,
-          name: entry.name ?? entry.domain,
-          domain: entry.domain,
-        }),
-      ),
+      watched.map((entry): CompanyRecordInput => ({
+        kind: 'company',
+        id: `site:${entry.domain}`,
+        name: entry.name ?? entry.domain,
+        domain: entry.domain,
+      })),
     );
   }
 }
