@@ -28,7 +28,7 @@ const acmeHome = (title: string) =>
 
 beforeAll(async () => {
   const domains = ['acme-site.com', 'closed-site.com', 'shy-site.com', 'missing-site.com', 'broken-site.com'];
-  const more = ['huge-site.com', 'opco-site.com', 'late-site.com'];
+  const more = ['huge-site.com', 'opco-site.com', 'late-site.com', 'moved-site.com', 'parked-site.com'];
   sites = Object.fromEntries(await Promise.all([...domains, ...more].map(async (d) => [d, await startSite()])));
   stack = await startStack({
     env: {
@@ -264,4 +264,33 @@ test('a company entering the store is profiled on the next run; a failed site is
   await runSource();
   expect((await companyRow('missing')).homepage_title).toBe('Missing, now found');
   expect((await siteStatus('missing')).body).toMatchObject({ outcome: 'profiled', lastProblem: null });
+});
+
+test('redirects are followed within the company site only; a domain that sends elsewhere is not profiled', async () => {
+  site('moved-site.com').answer('/', { status: 301, headers: { location: 'https://www.moved-site.com/en/' } });
+  site('moved-site.com').answer('/en/', {
+    html: homepage({ title: 'Moved Inc', links: [{ href: 'careers', text: 'Careers' }] }),
+  });
+  site('moved-site.com').answer('/en/careers', {
+    html: homepage({ title: 'Careers', links: [{ href: 'https://jobs.lever.co/moved', text: 'Jobs' }] }),
+  });
+  site('parked-site.com').answer('/', { status: 302, headers: { location: 'https://domains.example.net/?d=parked' } });
+  await stack.services.ingestion.ingest([
+    { kind: 'company', id: 'moved', name: 'Moved', domain: 'moved-site.com' },
+    { kind: 'company', id: 'parked', name: 'Parked', domain: 'parked-site.com' },
+  ]);
+  await runSource();
+  expect(site('moved-site.com').paths()).toEqual(['/robots.txt', '/', '/robots.txt', '/en/', '/en/careers']);
+  expect((await siteStatus('moved')).body).toMatchObject({
+    outcome: 'profiled',
+    homepageTitle: 'Moved Inc',
+    careersUrl: 'https://www.moved-site.com/en/careers',
+    ats: 'lever',
+    boardToken: 'moved',
+  });
+  expect(site('parked-site.com').paths()).toEqual(['/robots.txt', '/']);
+  expect((await siteStatus('parked')).body).toMatchObject({
+    outcome: 'problem',
+    lastProblem: 'https://parked-site.com/ leads to another site (https://domains.example.net/?d=parked): not read',
+  });
 });
