@@ -243,7 +243,7 @@ export class CompanyProfiles implements IntentSource {
     );
   }
 
-  /** Watched domains (active signals' watchlists) that no stored company has enter the store as companies. */
+  /** Watched domains (watchlists of signals not deleted) that no stored company has enter the store as companies. */
   private async adoptWatchedDomains(): Promise<void> {
     const watched = await rows<{ domain: string; name: string | null }>(
       this.db,

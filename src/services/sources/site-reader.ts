@@ -5,8 +5,8 @@ import type { SiteRobots } from './site-robots';
 
 const MAX_REDIRECTS = 5;
 const ACCEPT_HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
-/** A name that no address answers: the site may live on `www.` only. */
-const UNREACHABLE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|EHOSTUNREACH/;
+/** No site on the bare name (no address, nothing listening, a certificate for `www.` only): it may live on `www.`. */
+const UNREACHABLE = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|EHOSTUNREACH|altnames/;
 
 export type PageRead =
   /** `url` is where the page was read after redirects; remember `validators` once its facts are stored. */
