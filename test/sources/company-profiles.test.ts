@@ -29,11 +29,17 @@ const acmeHome = (title: string) =>
 beforeAll(async () => {
   const domains = ['acme-site.com', 'closed-site.com', 'shy-site.com', 'missing-site.com', 'broken-site.com'];
   const more = ['huge-site.com', 'opco-site.com', 'late-site.com', 'moved-site.com', 'parked-site.com'];
-  sites = Object.fromEntries(await Promise.all([...domains, ...more].map(async (d) => [d, await startSite()])));
+  const others = ['flaky-site.com', 'www-only-site.com'];
+  sites = Object.fromEntries(
+    await Promise.all([...domains, ...more, ...others].map(async (d) => [d, await startSite()])),
+  );
+  // Nothing listens on the bare name of www-only-site.com (port 1 refuses): its site is on www. only.
+  const bareRefused = `www-only-site.com=http://127.0.0.1:1,www.www-only-site.com=${site('www-only-site.com').origin}`;
+  const { 'www-only-site.com': _wwwOnly, ...mapped } = sites;
   stack = await startStack({
     env: {
       SOURCES_CONTACT_EMAIL: CONTACT,
-      SOURCES_HOST_MAP: siteHostMap(sites),
+      SOURCES_HOST_MAP: `${siteHostMap(mapped)},${bareRefused}`,
       SOURCES_HOST_INTERVAL_MS: '20',
       SOURCES_MAX_RESPONSE_BYTES: '300000',
       // Runs only when the test asks (a scheduled one would share its servers).
@@ -61,6 +67,8 @@ beforeAll(async () => {
     body: '{"maintenance": true}',
   });
   site('huge-site.com').answer('/', { html: homepage({ title: 'Huge', head: [`<!-- ${'x'.repeat(400_000)} -->`] }) });
+  site('flaky-site.com').answer('/robots.txt', { status: 503, body: 'Service Unavailable' });
+  site('flaky-site.com').answer('/', { html: homepage({ title: 'Flaky' }) });
   site('opco-site.com').answer('/', {
     html: homepage({ title: 'OpCo', links: [{ href: 'https://boards.greenhouse.io/opco-gh', text: 'Open roles' }] }),
   });
@@ -74,7 +82,7 @@ beforeAll(async () => {
       description: 'Acme, as the data provider describes it',
       techStack: ['Salesforce'],
     },
-    ...['closed', 'shy', 'missing', 'broken', 'huge', 'opco'].map((id) => ({
+    ...['closed', 'shy', 'missing', 'broken', 'huge', 'opco', 'flaky'].map((id) => ({
       kind: 'company',
       id,
       name: id,
@@ -170,6 +178,7 @@ test('a run profiles each company with a domain: title, descriptions, technologi
     'closed-site.com': ['/robots.txt'],
     'shy-site.com': ['/robots.txt', '/'],
     'missing-site.com': ['/robots.txt', '/'],
+    'flaky-site.com': ['/robots.txt'],
   });
   for (const s of Object.values(sites)) {
     for (const request of s.requests)
@@ -191,12 +200,18 @@ test('a run profiles each company with a domain: title, descriptions, technologi
     outcome: 'problem',
     lastProblem: 'https://missing-site.com/ answered 404',
   });
+  // A robots.txt that cannot be read closes the site until it can: tried again the next day.
+  expect((await siteStatus('flaky')).body).toMatchObject({
+    outcome: 'problem',
+    lastProblem:
+      'https://flaky-site.com/robots.txt could not be read (answered 503): the site is not read until it can be',
+  });
   expect((await siteStatus('broken')).body).toMatchObject({
     outcome: 'problem',
     lastProblem: 'https://broken-site.com/: the answer is not an HTML page',
   });
   expect((await siteStatus('huge')).body.lastProblem).toMatch(/^https:\/\/huge-site\.com\/ .*larger than 300000 bytes/);
-  for (const id of ['closed', 'missing', 'broken', 'huge']) {
+  for (const id of ['closed', 'missing', 'broken', 'huge', 'flaky']) {
     expect(await companyRow(id)).toEqual({
       homepage_title: null,
       meta_description: null,
@@ -206,7 +221,7 @@ test('a run profiles each company with a domain: title, descriptions, technologi
   }
   expect((await siteStatus('nodomain')).status).toBe(404);
 
-  expect(status).toMatchObject({ recordsIngested: 3, errors: 4 });
+  expect(status).toMatchObject({ recordsIngested: 3, errors: 5 });
   expect(status.lastError).toBe('company "missing" (missing-site.com): https://missing-site.com/ answered 404');
 });
 
@@ -214,7 +229,7 @@ test('before a profile is due nothing is read again and nothing is counted twice
   const before = allPaths();
   const status = await runSource();
   expect(allPaths()).toEqual(before);
-  expect(status).toMatchObject({ recordsIngested: 3, errors: 4 });
+  expect(status).toMatchObject({ recordsIngested: 3, errors: 5 });
 });
 
 test('weekly refresh: a page unchanged answers 304 and keeps the profile; a changed page updates it', async () => {
@@ -247,7 +262,11 @@ test('a company entering the store is profiled on the next run; a failed site is
   site('late-site.com').answer('/', {
     html: homepage({ title: 'Late Labs', ogDescription: 'Late Labs makes calendars', head: [snippets.linkedIn] }),
   });
-  await stack.services.ingestion.ingest([{ kind: 'company', id: 'late', name: 'Late Labs', domain: 'late-site.com' }]);
+  await stack.services.ingestion.ingest([
+    { kind: 'company', id: 'late', name: 'Late Labs', domain: 'late-site.com' },
+    // The demo's companies have made-up domains, maybe someone's real site: never read.
+    { kind: 'company', id: 'demo-company-9001', name: 'Demo Co', domain: 'demo-co-made-up.com' },
+  ]);
   site('missing-site.com').answer('/', { html: homepage({ title: 'Missing, now found' }) });
   await runSource();
   expect(await companyRow('late')).toEqual({
@@ -256,6 +275,7 @@ test('a company entering the store is profiled on the next run; a failed site is
     description: 'Late Labs makes calendars',
     tech_stack: ['LinkedIn Ads'],
   });
+  expect((await siteStatus('demo-company-9001')).status).toBe(404);
   // Not yet a day since it failed: not asked.
   expect((await companyRow('missing')).homepage_title).toBeNull();
   await stack.db.query(
@@ -275,9 +295,11 @@ test('redirects are followed within the company site only; a domain that sends e
     html: homepage({ title: 'Careers', links: [{ href: 'https://jobs.lever.co/moved', text: 'Jobs' }] }),
   });
   site('parked-site.com').answer('/', { status: 302, headers: { location: 'https://domains.example.net/?d=parked' } });
+  site('www-only-site.com').answer('/', { html: homepage({ title: 'WWW Only' }) });
   await stack.services.ingestion.ingest([
     { kind: 'company', id: 'moved', name: 'Moved', domain: 'moved-site.com' },
     { kind: 'company', id: 'parked', name: 'Parked', domain: 'parked-site.com' },
+    { kind: 'company', id: 'wwwonly', name: 'WWW Only', domain: 'www-only-site.com' },
   ]);
   await runSource();
   expect(site('moved-site.com').paths()).toEqual(['/robots.txt', '/', '/robots.txt', '/en/', '/en/careers']);
@@ -287,6 +309,11 @@ test('redirects are followed within the company site only; a domain that sends e
     careersUrl: 'https://www.moved-site.com/en/careers',
     ats: 'lever',
     boardToken: 'moved',
+  });
+  expect((await siteStatus('wwwonly')).body).toMatchObject({
+    outcome: 'profiled',
+    homeUrl: 'https://www.www-only-site.com/',
+    homepageTitle: 'WWW Only',
   });
   expect(site('parked-site.com').paths()).toEqual(['/robots.txt', '/']);
   expect((await siteStatus('parked')).body).toMatchObject({

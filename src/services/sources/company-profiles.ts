@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { JOB_BOARD_PLATFORMS } from '../../providers/sources/job-boards';
 import type { CompanyRecordInput } from '../../providers/data/records';
+import { DEMO_COMPANY_ID_PREFIX } from '../../providers/data/demo-records';
 import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
 import type { Ingestion } from '../ingestion/ingestion';
 import type { IntentSource } from './intent-source';
@@ -83,17 +84,20 @@ export class CompanyProfiles implements IntentSource {
     private readonly jobBoards: JobBoards,
   ) {}
 
-  /** Companies with a domain whose profile is due, by id; a run's first page first adopts new watched domains. */
+  /**
+   * Companies with a domain whose profile is due, by id (never the demo's made-up ones); a
+   * run's first page first adopts new watched domains.
+   */
   async items(after: SourceCursor): Promise<SourceItemsPage> {
     if (after === null) await this.adoptWatchedDomains();
     const due = await rows<{ id: string }>(
       this.db,
       `SELECT c.id FROM companies c LEFT JOIN company_sites s ON s.company_id = c.id
-       WHERE c.domain IS NOT NULL AND c.id > $1
+       WHERE c.domain IS NOT NULL AND c.id > $1 AND NOT starts_with(c.id, $5)
          AND (s.company_id IS NULL
               OR s.fetched_at <= now() - make_interval(days => CASE s.outcome WHEN 'problem' THEN $2::int ELSE $3::int END))
        ORDER BY c.id LIMIT $4`,
-      [after ?? '', PROBLEM_RETRY_DAYS, PROFILE_REFRESH_DAYS, COMPANIES_PER_PAGE],
+      [after ?? '', PROBLEM_RETRY_DAYS, PROFILE_REFRESH_DAYS, COMPANIES_PER_PAGE, DEMO_COMPANY_ID_PREFIX],
     );
     const items = due.map((row) => row.id);
     return { items, next: items.length < COMPANIES_PER_PAGE ? null : items[items.length - 1]! };

@@ -35,7 +35,7 @@ export class SiteReader {
         return { status: 'problem', problem: `${url} leads to another site (${current}): not read`, kind: 'failed' };
       }
       const robots = await this.robots.check(current);
-      if (!robots.allowed) return { status: 'problem', problem: robots.reason, kind: 'disallowed' };
+      if (!robots.allowed) return { status: 'problem', problem: robots.reason, kind: robotsKind(robots.unreadable) };
       const answer = await this.fetcher.get(current, ACCEPT_HTML);
       if (answer.status === 'not-modified') {
         if (known) return { status: 'unchanged', url: current };
@@ -52,12 +52,17 @@ export class SiteReader {
         continue;
       }
       const why = answer.statusCode !== null ? `answered ${answer.statusCode}` : answer.error;
-      return {
-        status: 'problem',
-        problem: `${current} ${why}`,
-        kind: answer.statusCode === null && UNREACHABLE.test(answer.error) ? 'unreachable' : 'failed',
-      };
+      return { status: 'problem', problem: `${current} ${why}`, kind: failureKind(answer) };
     }
     return { status: 'problem', problem: `${url} redirects more than ${MAX_REDIRECTS} times`, kind: 'failed' };
   }
+}
+
+function failureKind(fetch: { error: string; statusCode: number | null }): 'unreachable' | 'failed' {
+  return fetch.statusCode === null && UNREACHABLE.test(fetch.error) ? 'unreachable' : 'failed';
+}
+
+/** A robots.txt that disallows is the site's word (next week); one that could not be read is a failure (tomorrow). */
+function robotsKind(unreadable: { error: string; statusCode: number | null } | undefined) {
+  return unreadable ? failureKind(unreadable) : 'disallowed';
 }

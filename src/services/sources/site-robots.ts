@@ -9,7 +9,9 @@ export const ROBOTS_TTL_MS = 24 * 3_600_000;
 const MAX_ROBOTS_BYTES = 500 * 1024;
 const MAX_REDIRECTS = 5;
 
-export type RobotsAnswer = { allowed: true } | { allowed: false; reason: string };
+/** Not allowed: robots.txt disallows the page, or could not be read (`unreadable`, with the fetch's error). */
+export type RobotsAnswer =
+  { allowed: true } | { allowed: false; reason: string; unreadable?: { error: string; statusCode: number | null } };
 
 /**
  * robots.txt for the company sites a source reads (RFC 9309, parsed by robots-parser), one
@@ -27,7 +29,7 @@ export class SiteRobots {
     const origin = new URL(pageUrl).origin;
     const robotsUrl = `${origin}/robots.txt`;
     const body = await this.bodyOf(origin, robotsUrl);
-    if (typeof body !== 'string') return { allowed: false, reason: body.unreadable };
+    if (typeof body !== 'string') return { allowed: false, reason: body.reason, unreadable: body.fetch };
     const robots = robotsParser(robotsUrl, body);
     if (robots.isAllowed(pageUrl, this.fetcher.userAgent) === false) {
       return { allowed: false, reason: `${robotsUrl} disallows ${pageUrl} for our User-Agent: not read` };
@@ -35,7 +37,10 @@ export class SiteRobots {
     return { allowed: true };
   }
 
-  private async bodyOf(origin: string, robotsUrl: string): Promise<string | { unreadable: string }> {
+  private async bodyOf(
+    origin: string,
+    robotsUrl: string,
+  ): Promise<string | { reason: string; fetch: { error: string; statusCode: number | null } }> {
     const cached = await firstRow<{ body: string; fresh: boolean }>(
       this.db,
       `SELECT body, fetched_at > now() - make_interval(secs => $2::int / 1000.0) AS fresh FROM site_robots WHERE origin = $1`,
@@ -64,9 +69,15 @@ export class SiteRobots {
       // No robots.txt at all: every page may be read.
       if (code !== null && code >= 400 && code < 500) return this.store(origin, '');
       const why = code !== null ? `answered ${code}` : answer.error;
-      return { unreadable: `${robotsUrl} could not be read (${why}): the site is not read until it can be` };
+      return {
+        reason: `${robotsUrl} could not be read (${why}): the site is not read until it can be`,
+        fetch: { error: answer.error, statusCode: code },
+      };
     }
-    return { unreadable: `${robotsUrl} redirects more than ${MAX_REDIRECTS} times: the site is not read` };
+    return {
+      reason: `${robotsUrl} redirects more than ${MAX_REDIRECTS} times: the site is not read`,
+      fetch: { error: 'too many redirects', statusCode: null },
+    };
   }
 
   private async store(origin: string, body: string): Promise<string> {
