@@ -160,6 +160,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
     SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+    /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
+    COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
+import { notFound } from '../../src/errors';
 import { errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
 import { JOB_BOARD_ATS } from '../../src/providers/sources/job-boards';
@@ -51,9 +52,26 @@ export const companyFeedsBody = z.strictObject({
     .meta({ description: "The company's own RSS or Atom feeds (blog, newsroom)" }),
 });
 
+const companySite = z.object({
+  companyId: z.string(),
+  homeUrl: z.string().nullable(),
+  careersUrl: z.string().nullable(),
+  fetchedAt: z.string(),
+  outcome: z.enum(['profiled', 'problem', 'disallowed']),
+  profiledAt: z.string().nullable(),
+  homepageTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  description: z.string().nullable(),
+  techStack: z.array(z.string()),
+  feedUrls: z.array(z.string()),
+  ats: z.string().nullable(),
+  boardToken: z.string().nullable(),
+  lastProblem: z.string().nullable(),
+});
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards, companyFeeds } = services;
+  const { sources, jobBoards, companyFeeds, companyProfiles } = services;
   const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
     defineRoute({
       method: 'post',
@@ -125,6 +143,25 @@ export function adminSourceRoutes(services: Services) {
         companyId: params.companyId,
         feeds: await companyFeeds.add(params.companyId, body.urls),
       }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/v1/companies/{companyId}/site',
+      operationId: 'adminGetCompanySite',
+      summary: "What the company-profiles source read on a company's site: values, feeds, board, last problem",
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      responses: {
+        200: { description: 'The site as last read', schema: companySite },
+        401: errors[401],
+        404: { description: 'The site of that company was never read', schema: errorEnvelope },
+      },
+      handle: async ({ params }) => {
+        const site = await companyProfiles.siteOf(params.companyId);
+        if (!site) throw notFound('Company site');
+        return site;
+      },
     }),
   ];
 }

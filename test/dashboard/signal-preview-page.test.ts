@@ -15,6 +15,11 @@ let seen: ReturnType<typeof watchPage>;
 let accountId: string;
 
 const panelValue = (name: string) => page.textContent(`#signal-preview [data-preview=${name}]`);
+/** Waits until the panel, refreshed by the page's script, shows this many matching events. */
+const matchingEventsShown = (count: string) =>
+  page.waitForFunction(
+    `document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '${count}'`,
+  );
 const signalCount = async () =>
   (await stack.db.query(`SELECT count(*)::int AS n FROM signals WHERE account_id = $1`, [accountId]))[0].n as number;
 
@@ -53,15 +58,11 @@ test('the preview follows the form as personas are chosen, and saves nothing', a
   await page.goto(`${stack.url}/signals/new/job-changes`);
   await page.fill('#name', 'Finance leaders');
   await page.selectOption('#jobTitles', ['Chief Financial Officer']);
-  await page.waitForFunction(
-    () => document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '2',
-  );
+  await matchingEventsShown('2');
   // 2 leads over 30 days at 2 credits each.
   expect(await panelValue('expectedCreditsPerDay')).toBe('0.1');
   await page.selectOption('#jobTitles', ['Chief Financial Officer', 'Chief Technology Officer']);
-  await page.waitForFunction(
-    () => document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '3',
-  );
+  await matchingEventsShown('3');
   await screenshot(page, 'signal-preview');
   expect(await signalCount()).toBe(0);
   expect(seen.errors).toEqual([]);
@@ -75,13 +76,9 @@ test('an edit form previews the signal as it would be after the change', async (
   await page.waitForURL(/\?notice=created$/);
   const id = /\/signals\/([0-9a-f-]{36})/.exec(page.url())![1]!;
   await page.goto(`${stack.url}/signals/${id}/edit`);
-  await page.waitForFunction(
-    () => document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '1',
-  );
+  await matchingEventsShown('1');
   await page.selectOption('#jobTitles', ['Chief Financial Officer']);
-  await page.waitForFunction(
-    () => document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '2',
-  );
+  await matchingEventsShown('2');
   expect(await signalCount()).toBe(1);
   expect(seen.errors).toEqual([]);
 });
@@ -98,7 +95,9 @@ test('without the script, the Preview button shows the same numbers on the re-re
   await noScript.waitForSelector('#signal-preview [data-preview=matchingEvents]');
   expect(await noScript.textContent('#signal-preview [data-preview=matchingEvents]')).toBe('2');
   // The form keeps what was chosen, ready to create.
-  expect(await noScript.$eval('#name', (input) => (input as HTMLInputElement).value)).toBe('Finance leaders');
+  expect(await noScript.$eval('#name', (input) => (input as unknown as { value: string }).value)).toBe(
+    'Finance leaders',
+  );
   expect(await signalCount()).toBe(before);
   // The browser runs in one process: closing this profile would end it; afterAll closes the browser.
 });

@@ -31,7 +31,7 @@ test('the operator lists the sources with their schedule, and disabling pauses t
   const listed = await admin('/admin/v1/sources');
   expect(listed.status).toBe(200);
   expect(listed.body.data.map((source: { name: string }) => source.name)).toEqual(
-    expect.arrayContaining(['job-boards', 'news', 'sec-form-d']),
+    expect.arrayContaining(['job-boards', 'company-profiles', 'news', 'sec-form-d']),
   );
   const named = (name: string) => listed.body.data.find((source: { name: string }) => source.name === name);
   const jobBoards = named('job-boards');

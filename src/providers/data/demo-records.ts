@@ -21,7 +21,9 @@ export const DEMO_SEED = 20241122;
 
 export const DEMO_HISTORY = { companies: 300, people: 1500, events: 1200, days: 120 } as const;
 
-export const demoCompanyId = (n: number) => `demo-company-${n}`;
+/** Demo companies' domains are made up and may be someone's real site: the company-profiles source never reads them. */
+export const DEMO_COMPANY_ID_PREFIX = 'demo-company-';
+export const demoCompanyId = (n: number) => `${DEMO_COMPANY_ID_PREFIX}${n}`;
 export const demoPersonId = (n: number) => `demo-person-${n}`;
 export const demoEventId = (n: number) => `demo-event-${n}`;
 /** Live events are numbered within their tick; the tick's instant keeps them apart across restarts. */

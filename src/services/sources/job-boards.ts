@@ -71,10 +71,33 @@ export class JobBoards implements IntentSource {
     await execute(
       this.db,
       `INSERT INTO company_job_boards (ats, token, company_id, next_poll_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id`,
+       ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id, found_by = 'operator'`,
       [board.ats, board.token, board.companyId, this.nextPoll(board.ats, board.token)],
     );
     return board;
+  }
+
+  /**
+   * A board the company-profiles source found on the company's site, when a platform here reads
+   * its ATS. A company whose boards the operator set keeps exactly those; a board another
+   * company holds stays with it; the site's earlier discovered board gives way. True when added.
+   */
+  async linkDiscovered(board: JobBoardLink): Promise<boolean> {
+    if (!JOB_BOARD_PLATFORMS.has(board.ats)) return false;
+    const added = await rows<{ added: number }>(
+      this.db,
+      `WITH operator AS (SELECT 1 FROM company_job_boards WHERE company_id = $3 AND found_by = 'operator'),
+       stale AS (
+         DELETE FROM company_job_boards
+         WHERE company_id = $3 AND found_by = 'company-profiles' AND (ats, token) <> ($1, $2)
+           AND NOT EXISTS (SELECT 1 FROM operator))
+       INSERT INTO company_job_boards (ats, token, company_id, found_by, next_poll_at)
+       SELECT $1, $2, $3, 'company-profiles', $4 WHERE NOT EXISTS (SELECT 1 FROM operator)
+       ON CONFLICT (ats, token) DO NOTHING
+       RETURNING 1 AS added`,
+      [board.ats, board.token, board.companyId, this.nextPoll(board.ats, board.token)],
+    );
+    return added.length > 0;
   }
 
   /** The boards due, after the cursor. */

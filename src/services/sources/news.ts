@@ -34,14 +34,10 @@ const DAY_MS = 86_400_000;
 const FEED_ACCEPT = 'application/rss+xml, application/atom+xml, application/xml;q=0.9, text/xml;q=0.8, */*;q=0.5';
 const PAGE_ACCEPT = 'text/html, application/xhtml+xml;q=0.9, */*;q=0.5';
 
-/**
- * Whether a site lets us fetch one of its pages (robots.txt). The seam for the site-pages
- * robots rule that the company-profiles work brings: until it is wired in, every page is allowed.
- */
+/** Whether a site lets us fetch one of its pages: the sites' robots.txt rule (SiteRobots), as company-profiles follows it. */
 export interface RobotsRule {
   allows(url: string): Promise<boolean>;
 }
-export const ROBOTS_NOT_YET_CHECKED: RobotsRule = { allows: async () => true };
 
 type Outcome = 'kept' | 'not_about_company' | 'no_kind' | 'unreachable' | 'disallowed';
 
@@ -96,7 +92,7 @@ export class News implements IntentSource {
     private readonly ingestion: Ingestion,
     private readonly fetcher: PoliteFetch,
     private readonly feeds: CompanyFeeds,
-    private readonly robots: RobotsRule = ROBOTS_NOT_YET_CHECKED,
+    private readonly robots: RobotsRule,
   ) {}
 
   async items(after: SourceCursor): Promise<SourceItemsPage> {

@@ -26,7 +26,8 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 export type FetchAnswer =
   | { status: 'ok'; body: string; validators: Validators }
   | { status: 'not-modified' }
-  | { status: 'failed'; error: string; statusCode: number | null };
+  /** A redirect (3xx) is a failure that says where to: the caller decides whether to follow it. */
+  | { status: 'failed'; error: string; statusCode: number | null; location?: string };
 
 export interface Validators {
   etag: string | null;
@@ -133,6 +134,11 @@ export class PoliteFetch {
     );
   }
 
+  /** Drops the URL's validators: its next GET is unconditional (a 304 for content that was never stored). */
+  async forget(url: string): Promise<void> {
+    await execute(this.db, `DELETE FROM source_http_validators WHERE url = $1`, [url]);
+  }
+
   private request(target: URL, headers: Record<string, string>): Promise<FetchAnswer | { retryAfterMs: number }> {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return Promise.resolve({ status: 'failed', error: 'not an http(s) URL', statusCode: null });
@@ -158,7 +164,13 @@ export class PoliteFetch {
           }
           if (statusCode < 200 || statusCode >= 300) {
             res.resume();
-            resolve({ status: 'failed', statusCode, error: `${target.host} answered ${statusCode}` });
+            const location = statusCode >= 300 && statusCode < 400 ? headerText(res.headers.location) : null;
+            resolve({
+              status: 'failed',
+              statusCode,
+              error: `${target.host} answered ${statusCode}`,
+              ...(location ? { location } : {}),
+            });
             return;
           }
           const chunks: Buffer[] = [];
