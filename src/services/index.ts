@@ -68,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     credits,
     lifecycle,
     apiKeys,
+    secrets,
   });
   const metrics = new ServiceMetrics(deps.db);
   const webhookSender = new WebhookSender(deps.db, deps.config);
@@ -105,7 +106,7 @@ export function createServices(deps: ServiceDeps) {
       deps.db,
       apiKeys,
       webhookSender,
-      new DestinationSender(integrations, crmConnections, deps.config),
+      new DestinationSender(integrations, crmConnections, deps.config, secrets),
       new EndpointRates(deps.db),
       { metrics, logger: deps.logger },
     ),

@@ -211,6 +211,7 @@ export class Deliveries {
       attempt: delivery.attempts,
       accountId: delivery.account_id,
       leadId: delivery.lead_id,
+      signalId: delivery.signal_id,
       route: delivery.route,
       target: delivery.target,
       integrationId: delivery.integration_id ?? delivery.crm_connection_id ?? null,
