@@ -1,5 +1,5 @@
 import { startStack, type Stack } from '../setup/stack';
-import { createAccount } from '../setup/http';
+import { call, createAccount } from '../setup/http';
 import {
   client,
   draftSignalFor,
@@ -226,4 +226,23 @@ test('the URL is stored sealed and answered masked; switching off keeps it, null
 
   const removed = expectAnswer(await api.patch(`/signals/${signal.id}`, { destinations: { slack: null } }), 200);
   expect(removed.destinations).toEqual({});
+});
+
+test('the OpenAPI document describes destinations.slack: enabled and the webhook URL', async () => {
+  const answer = await call(`${stack.url}/api/v1/openapi.json`);
+  expect(answer.status).toBe(200);
+  const schemas = answer.body.components.schemas;
+  const resolve = (schema: any): any =>
+    schema?.$ref ? resolve(schemas[String(schema.$ref).replace('#/components/schemas/', '')]) : schema;
+  const update = resolve(
+    answer.body.paths['/api/v1/signals/{signalId}'].patch.requestBody.content['application/json'].schema,
+  );
+  const destinations = resolve(update.properties.destinations);
+  const slackSchema = resolve(destinations.properties.slack);
+  const variant = resolve(
+    (slackSchema.anyOf ?? slackSchema.oneOf ?? [slackSchema]).find((s: any) => resolve(s).type === 'object'),
+  );
+  expect(variant.required).toEqual(['enabled']);
+  expect(Object.keys(variant.properties).sort()).toEqual(['enabled', 'webhookUrl']);
+  expect(variant.properties.webhookUrl.description).toContain('hooks.slack.com/services');
 });
