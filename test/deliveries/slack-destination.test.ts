@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { startStack, type Stack } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
 import {
@@ -143,6 +144,13 @@ test("a 429 waits Slack's Retry-After in the lead workflow, then the message is 
     { attempt: 2, statusCode: null, error: null },
   ]);
   expect(messagesTo(webhook)).toHaveLength(1);
+  // The 429 is noted for the webhook (under a digest of its URL), so its other leads keep its pace too.
+  const key = `slack:${createHash('sha256').update(webhook.url).digest('hex').slice(0, 32)}`;
+  const noted = await stack.db.query(
+    `SELECT origin, throttle_count FROM webhook_endpoints WHERE origin LIKE 'slack:%'`,
+  );
+  expect(noted).toContainEqual({ origin: key, throttle_count: 1 });
+  expect(JSON.stringify(noted)).not.toContain(webhook.path.split('/').pop());
 });
 
 test('a removed webhook (404 no_service) fails the delivery at once, saying so in the delivery log', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
 import { HubSpotCrm, type CrmLead } from '../../providers/crm/hubspot';
 import { SalesforceCrm } from '../../providers/crm/salesforce';
@@ -93,6 +94,20 @@ export class DestinationSender {
     /** Opens a Slack destination's sealed webhook URL. */
     private readonly secrets: Pick<SecretBox, 'open'>,
   ) {}
+
+  /**
+   * The key a Slack webhook's send pace is noted under (as a webhook endpoint's origin is):
+   * Slack allows about one message a second per webhook, so one lead's 429 holds back the
+   * webhook's other leads too. A digest of the URL, never the URL. Null for other routes.
+   */
+  paceKeyOf(route: string, target: string): string | null {
+    if (route !== 'slack') return null;
+    try {
+      return `slack:${createHash('sha256').update(this.secrets.open(target)).digest('hex').slice(0, 32)}`;
+    } catch {
+      return null;
+    }
+  }
 
   /** One push, classified; the caller records the attempt with the delivery's new state. */
   async send(input: DestinationPush): Promise<PushResult> {
