@@ -47,6 +47,9 @@ test("user data is escaped in mrkdwn (Slack's &, < and >), left as written in pl
   expect(section.text.text).toBe(
     '*Job Change* (2026-11-20) · previously VP &lt;Eng&gt; at Globex &amp; Co · <https://news.example.com/a?b=1&amp;c=2|Source>\nSignal: *CTOs &gt; VPs*',
   );
+  expect(message.text).toBe(
+    'New lead: Ada &lt;!channel&gt; Lovelace, R&amp;D lead at Acme &amp; Sons &lt;Labs&gt;. Job Change (signal CTOs &gt; VPs)',
+  );
   // No PUBLIC_URL: no dashboard link.
   expect(context.elements).toEqual([
     {
@@ -70,7 +73,7 @@ test('a company-level lead is announced by its company; links only to what it ha
   expect(context.elements[0].text).toBe(
     '<https://acme.com|Acme> · <https://leads.example.com/signals/s1#lead-l1|Open the lead>',
   );
-  expect(message.text).toBe('New lead: Acme. Job Change (signal CTOs > VPs)');
+  expect(message.text).toBe('New lead: Acme. Job Change (signal CTOs &gt; VPs)');
 });
 
 test('webhook URLs: only https://hooks.slack.com/services/T…/B…/secret; masked to the workspace', () => {

@@ -66,7 +66,11 @@ export function leadMessage(lead: SlackLead): IncomingWebhookSendArguments {
     link(lead.dashboardUrl, 'Open the lead'),
   ].filter((l): l is string => Boolean(l));
   return {
-    text: cut(`New lead: ${who}. ${event}${lead.signalName ? ` (signal ${lead.signalName})` : ''}`, SECTION_CHARS),
+    // The fallback is read as mrkdwn too: escaped, so a name like `<!channel>` notifies no one.
+    text: cut(
+      escapeMrkdwn(`New lead: ${who}. ${event}${lead.signalName ? ` (signal ${lead.signalName})` : ''}`),
+      SECTION_CHARS,
+    ),
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: cut(who, HEADER_CHARS), emoji: false } },
       {
