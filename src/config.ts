@@ -106,6 +106,15 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .url()
       .default('https://sheets.googleapis.com')
       .transform((v) => v.replace(/\/+$/, '')),
+    /**
+     * Where Slack destinations' messages go: saved webhook URLs are always hooks.slack.com ones,
+     * and their `/services/...` path is posted here (a local server in tests and staging).
+     */
+    SLACK_WEBHOOKS_URL: z
+      .string()
+      .url()
+      .default('https://hooks.slack.com')
+      .transform((v) => v.replace(/\/+$/, '')),
     /** Credits a new account gets when a person signs up in the dashboard. */
     STARTER_CREDITS: z.coerce
       .number()

@@ -116,7 +116,10 @@ export const signalResourceSchema = z
     signalTypeId: z.string(),
     webhookUrl: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
-    destinations: z.record(z.string(), z.unknown()),
+    destinations: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Where each lead also goes, as set by PATCH; a Slack destination's webhookUrl is answered masked (https://hooks.slack.com/services/T0123…/…)",
+    }),
     dailyLeadLimit: z.number().int(),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),

@@ -69,6 +69,7 @@ export function createServices(deps: ServiceDeps) {
     credits,
     lifecycle,
     apiKeys,
+    secrets,
   });
   const metrics = new ServiceMetrics(deps.db);
   const webhookSender = new WebhookSender(deps.db, deps.config);
@@ -106,7 +107,7 @@ export function createServices(deps: ServiceDeps) {
       deps.db,
       apiKeys,
       webhookSender,
-      new DestinationSender(integrations, crmConnections, deps.config),
+      new DestinationSender(integrations, crmConnections, deps.config, secrets),
       new EndpointRates(deps.db),
       { metrics, logger: deps.logger },
     ),

@@ -349,7 +349,7 @@ function leadEntry(lead: LoggedLead): SafeHtml {
   const who = contact ? `${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() : '';
   const title = contact?.title ? String(contact.title) : '';
   const statuses = lead.deliveries.map((d) => d.status);
-  return html`<details class="lead">
+  return html`<details class="lead" id="lead-${lead.id}">
     <summary>
       <strong>${who || String(lead.payload.company.name ?? '')}</strong>${title ? ` · ${title}` : ''} ·
       ${String(lead.payload.company.name ?? '')} · ${String(lead.payload.signal.last_signal ?? '')} ·

@@ -14,6 +14,8 @@ import { companyEntries, type CompanyEntry } from './config';
 import { assertActivatable } from './activation';
 import { mergeConfig } from './config-merge';
 import { mergeDestinations, SEQUENCER_PROVIDERS, type DestinationsPatch } from './destinations';
+import { sealedSlackDestination, assertSlackDestination } from './slack-destination';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { Integrations } from '../integrations';
 import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
@@ -60,6 +62,8 @@ export interface SignalCollaborators {
   lifecycle: SignalLifecycle;
   /** An assistant's signal is signed with the account's newest live key. */
   apiKeys: Pick<ApiKeys, 'newestLive'>;
+  /** Seals a Slack destination's webhook URL. */
+  secrets: Pick<SecretBox, 'seal'>;
 }
 
 const INVALID_LOCATION_HINT = 'Check names first with GET /api/v1/enrichment/validate-location';
@@ -202,13 +206,15 @@ export class Signals {
         .findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
       if (!locked || locked.deletedAt) throw notFound('Signal');
       const previous = locked.status;
+      const mergedDestinations = destinations ? mergeDestinations(locked.destinations, destinations) : undefined;
+      if (mergedDestinations) assertSlackDestination(mergedDestinations);
       const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
       const next: Partial<Signal> = {
         config,
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
-        ...(destinations ? { destinations: mergeDestinations(locked.destinations, destinations) } : {}),
+        ...(mergedDestinations ? { destinations: mergedDestinations } : {}),
         ...(input.dailyLeadLimit !== undefined ? { dailyLeadLimit: input.dailyLeadLimit } : {}),
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
@@ -264,6 +270,9 @@ export class Signals {
       const destination = destinations[provider];
       if (destination)
         resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
+    }
+    if (destinations.slack) {
+      (resolved as Record<string, unknown>).slack = sealedSlackDestination(destinations.slack, this.deps.secrets);
     }
     return resolved;
   }
