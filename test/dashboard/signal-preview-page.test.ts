@@ -17,9 +17,7 @@ let accountId: string;
 const panelValue = (name: string) => page.textContent(`#signal-preview [data-preview=${name}]`);
 /** Waits until the panel, refreshed by the page's script, shows this many matching events. */
 const matchingEventsShown = (count: string) =>
-  page.waitForFunction(
-    `document.querySelector('#signal-preview [data-preview=matchingEvents]')?.textContent === '${count}'`,
-  );
+  page.waitForSelector(`#signal-preview [data-preview=matchingEvents]:text-is("${count}")`);
 const signalCount = async () =>
   (await stack.db.query(`SELECT count(*)::int AS n FROM signals WHERE account_id = $1`, [accountId]))[0].n as number;
 

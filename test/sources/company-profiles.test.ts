@@ -162,13 +162,15 @@ test('a run profiles each company with a domain: title, descriptions, technologi
   expect(await stack.services.companyProfiles.discoveredFeeds()).toEqual([
     { companyId: 'acme', feedUrls: acme.body.feedUrls },
   ]);
-  // The discovered board is the job-boards source's next item; the operator's board at OpCo stays the only one there.
+  // The discovered board joins the job-boards source (polled at its own phase, or at the operator's run now);
+  // the operator's board at OpCo stays the only one there.
   expect(
     await stack.db.query(`SELECT company_id, ats, token, found_by FROM company_job_boards ORDER BY company_id`),
   ).toEqual([
     { company_id: 'acme', ats: 'greenhouse', token: 'acmesite', found_by: 'company-profiles' },
     { company_id: 'opco', ats: 'lever', token: 'opco', found_by: 'operator' },
   ]);
+  await stack.services.jobBoards.dueNow();
   expect((await stack.services.jobBoards.items(null)).items).toEqual(['greenhouse:acmesite', 'lever:opco']);
   expect((await siteStatus('opco')).body).toMatchObject({ ats: 'greenhouse', boardToken: 'opco-gh' });
 

@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config';
 import { classifyNews } from '../../src/services/sources/news-kinds';
-import { articleUrlKey, coreNameOf, namesCompany, newsEventId } from '../../src/services/sources/news-mentions';
+import { articleUrlKey, namesCompany, newsEventId } from '../../src/services/sources/news-mentions';
+import { coreNameOf } from '../../src/catalogue/identifiers';
 import { parseFeed } from '../../src/providers/sources/news/feeds';
 import { gdeltSearchUrl, parseGdeltArtlist } from '../../src/providers/sources/news/gdelt';
 import { readArticlePage } from '../../src/providers/sources/news/article-page';

@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
+import { coreNameOf } from '../../catalogue/identifiers';
 
 /** Query parameters that only say where a reader came from: the same article without them. */
 const TRACKING =
   /^(?:utm_[a-z_]+|fbclid|gclid|dclid|msclkid|mc_cid|mc_eid|igshid|ref|ref_src|cmpid|ocid|__twitter_impression|guccounter|rss)$/i;
-/** Legal forms that articles leave out of a company's name ("Acme" for "Acme Robotics, Inc."). */
-const LEGAL_FORM =
-  /[\s,]+(?:inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|ag|sa|s\.a|sas|sarl|bv|b\.v|nv|n\.v|plc|pty|oy|ab|as|a\/s|srl|spa|s\.p\.a|kk|group|holdings?)\.?$/i;
 
 /**
  * One key per article however it was linked: scheme, `www.`, fragment, tracking parameters,
@@ -27,13 +25,6 @@ export function articleUrlKey(url: string): string {
 /** The event id of an article about a company: stable, and distinct per company (an acquisition names two). */
 export function newsEventId(companyId: string, urlKey: string): string {
   return `news:${createHash('sha256').update(`${companyId}\n${urlKey}`).digest('hex')}`;
-}
-
-/** The name articles use: the stored name without its legal form, unless that leaves under 2 characters. */
-export function coreNameOf(name: string): string {
-  let core = name.trim();
-  for (let i = 0; i < 2 && LEGAL_FORM.test(core); i++) core = core.replace(LEGAL_FORM, '').trim();
-  return core.replace(/[\s,]+$/, '').length >= 2 ? core.replace(/[\s,]+$/, '') : name.trim();
 }
 
 /**

@@ -9,7 +9,8 @@ import type { CompanyFeeds } from './company-feeds';
 import type { IntentSource } from './intent-source';
 import type { PoliteFetch } from './polite-fetch';
 import { classifyNews } from './news-kinds';
-import { articleUrlKey, coreNameOf, namesCompany, newsEventId } from './news-mentions';
+import { articleUrlKey, namesCompany, newsEventId } from './news-mentions';
+import { coreNameOf } from '../../catalogue/identifiers';
 import { execute, firstRow, rows } from '../../db/sql';
 
 /** Companies listed per page of a run. */
