@@ -23,6 +23,7 @@ import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
 import { JobBoardPhases1732241500000 } from './migrations/1732241500000-job-board-phases';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
+import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -44,6 +45,7 @@ export const migrations = [
   Sources1732241300000,
   JobBoardPhases1732241500000,
   Suppressions1732241900000,
+  CrmExclusions1732242100000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
