@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
 import { companyEntries, companyEntry } from '../../src/services/signals/config';
 import { destinationsPatch } from '../../src/services/signals/destinations';
+import { crmExclusionsSetting } from '../../src/services/signals/crm-exclusions';
 import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { webhookUrlSchema } from '../../src/services/webhook-targets';
@@ -54,6 +55,7 @@ export const updateSignalBody = z
     }),
     webhookUrl,
     destinations: destinationsPatch.optional(),
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),
     duplicateHandling: duplicateHandling.optional(),
   })
@@ -91,6 +93,7 @@ export const signalResourceSchema = z
     webhookUrl: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
     destinations: z.record(z.string(), z.unknown()),
+    crmExclusions: crmExclusionsSetting,
     dailyLeadLimit: z.number().int(),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),

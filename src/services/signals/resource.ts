@@ -14,6 +14,7 @@ export function signalResource(signal: Signal, clock: Clock, watchlist?: ImportR
     webhookUrl: signal.webhookUrl,
     config: signal.config,
     destinations: signal.destinations,
+    crmExclusions: signal.crmExclusions ?? null,
     dailyLeadLimit: signal.dailyLeadLimit,
     leadsToday: signal.leadsDay === clock.utcDay() ? signal.leadsToday : 0,
     leadsTotal: signal.leadsTotal,
