@@ -93,7 +93,7 @@ export const signalResourceSchema = z
     webhookUrl: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
     destinations: z.record(z.string(), z.unknown()),
-    crmExclusions: crmExclusionsSetting,
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: z.number().int(),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),

@@ -286,6 +286,50 @@ test('Pipedrive: persons (every email) and organizations (website) by updated_si
   expect(await held(connections.pipedrive)).not.toContain('email:p2@pd.example');
 });
 
+test("Pipedrive's 429 stops the run with its Retry-After; the next run goes on from the last page's cursor", async () => {
+  api.pipedrive.objects
+    .get('persons')!
+    .push(
+      record('4', ['p4@pd.example'], '2026-02-01T00:00:00Z'),
+      record('5', ['p5@pd.example'], '2026-02-02T00:00:00Z'),
+      record('6', ['p6@pd.example'], '2026-02-03T00:00:00Z'),
+    );
+  api.pipedrive.afterPage = () => {
+    // Pipedrive's rate limit answer (429, Retry-After and its x-ratelimit headers), for the second page.
+    api.pipedrive.throttleNext = {
+      headers: {
+        'retry-after': '2',
+        'x-ratelimit-limit': '80',
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': '2',
+      },
+      body: { success: false, error: 'Request over limit', errorCode: 429 },
+    };
+    api.pipedrive.afterPage = null;
+  };
+  api.pipedrive.reads.length = 0;
+  await expect(sync('pipedrive')).rejects.toMatchObject({ status: 429, retryAfterSeconds: 2 });
+  const [state] = await stack.db.query(`SELECT cursors, last_error FROM crm_syncs WHERE connection_id = $1`, [
+    connections.pipedrive,
+  ]);
+  expect(state.last_error).toMatch(/429/);
+  // The first page (persons 3 and 4) was stored with its cursor.
+  expect(state.cursors.persons).toBe('2026-02-01T00:00:00.000Z');
+  expect(await held(connections.pipedrive)).toContain('email:p4@pd.example');
+  expect(await held(connections.pipedrive)).not.toContain('email:p6@pd.example');
+
+  api.pipedrive.reads.length = 0;
+  expect(await sync('pipedrive')).toMatchObject({ state: 'synced', full: false });
+  expect(api.pipedrive.reads[0]).toMatchObject({ object: 'persons', since: '2026-02-01T00:00:00.000Z', page: null });
+  expect(await held(connections.pipedrive)).toEqual(
+    expect.arrayContaining(['email:p5@pd.example', 'email:p6@pd.example']),
+  );
+  const [after] = await stack.db.query(`SELECT last_error FROM crm_syncs WHERE connection_id = $1`, [
+    connections.pipedrive,
+  ]);
+  expect(after.last_error).toBeNull();
+});
+
 async function evaluate(signalId: string): Promise<number> {
   let produced = 0;
   for (;;) {
@@ -363,6 +407,17 @@ test('crmExclusions names a CRM connection of the account, or is refused and cha
   }
   const unchanged = await rest(`/signals/${signalId}`);
   expect(unchanged.body.crmExclusions.connectionId).toBe(connections.hubspot);
+  // null turns them off; set again for the tests after.
+  const off = await rest(`/signals/${signalId}`, { method: 'PATCH', body: { crmExclusions: null } });
+  expect(off.status).toBe(200);
+  expect('crmExclusions' in off.body).toBe(false);
+  const on = await rest(`/signals/${signalId}`, {
+    method: 'PATCH',
+    body: {
+      crmExclusions: { connectionId: connections.hubspot, excludeExistingCrmContacts: true, excludeCrmCompanies: true },
+    },
+  });
+  expect(on.body.crmExclusions.connectionId).toBe(connections.hubspot);
   const document = await call(`${stack.url}/api/v1/openapi.json`);
   expect(JSON.stringify(document.body.components.schemas.CrmExclusions)).toContain('excludeExistingCrmContacts');
 });

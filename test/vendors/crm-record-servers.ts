@@ -25,6 +25,8 @@ export interface RecordServer {
   reads: { object: string; since: string | null; page: string | null; authorized: boolean }[];
   /** Called after each page served (e.g. to expire every access token mid-sync). */
   afterPage: (() => void) | null;
+  /** The next read is refused with this rate-limit answer (status 429), once. */
+  throttleNext: { headers: Record<string, string>; body: unknown } | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ async function serve(handler: Handler): Promise<RecordServer> {
     objects: new Map(),
     reads: [],
     afterPage: null,
+    throttleNext: null,
     close: async () => undefined,
   };
   return new Promise((resolve) => {
@@ -52,6 +55,13 @@ async function serve(handler: Handler): Promise<RecordServer> {
       req.on('end', () => {
         const url = new URL(req.url ?? '/', 'http://vendor.test');
         const text = Buffer.concat(chunks).toString('utf8');
+        const throttled = state.throttleNext;
+        if (throttled) {
+          state.throttleNext = null;
+          res.writeHead(429, { 'content-type': 'application/json', ...throttled.headers });
+          res.end(JSON.stringify(throttled.body));
+          return;
+        }
         const answer = handler(
           req,
           url,

@@ -223,8 +223,8 @@ export class CrmRecordSync {
         await execute(
           tx,
           `UPDATE crm_syncs SET cursors = cursors || jsonb_build_object($2::text, $3::text), updated_at = now()
-           WHERE connection_id = $1 AND coalesce((cursors->>$2)::timestamptz, '-infinity') < $3::timestamptz`,
-          [connectionId, stream, newest],
+           WHERE connection_id = $1 AND coalesce((cursors->>$2)::timestamptz, '-infinity') < $4::timestamptz`,
+          [connectionId, stream, newest, newest],
         );
     });
     return newest ? new Date(newest) : null;

@@ -138,7 +138,7 @@ export class Signals {
 
   /** The CRM exclusions' state is read, not stored with the signal, so it joins the warnings here. */
   private async withCrmWarnings(resource: SignalResource): Promise<SignalResource> {
-    const extra = await crmExclusionWarnings(this.db, resource.crmExclusions);
+    const extra = await crmExclusionWarnings(this.db, resource.crmExclusions ?? null);
     return extra.length ? { ...resource, warnings: [...resource.warnings, ...extra] } : resource;
   }
 
