@@ -422,6 +422,31 @@ test('crmExclusions names a CRM connection of the account, or is refused and cha
   expect(JSON.stringify(document.body.components.schemas.CrmExclusions)).toContain('excludeExistingCrmContacts');
 });
 
+test("the signal's page chooses the CRM and what to exclude", async () => {
+  const draft = await rest('/signals/job-changes', {
+    body: { name: 'Set in the dashboard', status: 'draft', config: { jobTitles: ['Chief Technology Officer'] } },
+  });
+  const shown = await (await fetch(`${stack.url}/signals/${draft.body.id}`, { headers: { Cookie: cookie } })).text();
+  expect(shown).toContain('id="crm-exclusions"');
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(shown)![1]!;
+  const saved = await fetch(`${stack.url}/signals/${draft.body.id}/crm-exclusions`, {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      _csrf: csrf,
+      connectionId: connections.salesforce,
+      excludeExistingCrmContacts: 'true',
+    }).toString(),
+  });
+  expect(saved.status).toBe(200);
+  expect(await saved.text()).toContain('CRM exclusions saved');
+  expect((await rest(`/signals/${draft.body.id}`)).body.crmExclusions).toEqual({
+    connectionId: connections.salesforce,
+    excludeExistingCrmContacts: true,
+    excludeCrmCompanies: false,
+  });
+});
+
 test('a broken connection is shown on the integrations page and in the signal, and its last records still exclude', async () => {
   // The person removed the app at HubSpot: the next refresh is refused with invalid_grant.
   oauth.hubspot.revokeEverything();
