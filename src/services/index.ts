@@ -58,7 +58,7 @@ export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? new Clock();
   const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
   const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
-  const crmSyncSchedules = new CrmSyncSchedules(deps.config, deps.temporal);
+  const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   const apiKeys = new ApiKeys(deps.db, secrets);

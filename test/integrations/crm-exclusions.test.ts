@@ -128,6 +128,8 @@ beforeAll(async () => {
     ('xe_ed',  'job_change', now() - interval '1 days', 'xc_free',  'xp_ed')`);
 });
 afterAll(async () => {
+  // No schedule left firing on the shared Temporal server.
+  for (const id of Object.values(connections)) await stack?.services.crmSyncSchedules.remove(id);
   await stack?.stop();
   await Promise.all([...Object.values(oauth), ...Object.values(api)].map((server) => server?.close()));
 });
@@ -496,6 +498,12 @@ test('a schedule per connection runs the sync on the worker, and goes when the c
     return undefined;
   });
   expect(result).toMatchObject({ state: 'synced', full: false });
+
+  // A schedule lost (say, a new Temporal namespace) is made again at a worker's start.
+  const hubspotSchedule = stack.temporal.schedule.getHandle(stack.services.crmSyncSchedules.idOf(connections.hubspot));
+  await hubspotSchedule.delete();
+  await stack.services.crmSyncSchedules.ensureForSignals();
+  expect((await hubspotSchedule.describe()).action).toMatchObject({ args: [connections.hubspot] });
 
   // Disconnected: the next run finds the connection gone and removes its schedule.
   await stack.services.crmConnections.disconnect(accountId, connections.pipedrive);

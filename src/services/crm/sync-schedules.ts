@@ -1,5 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
+import type { DataSource } from 'typeorm';
 import type { Config } from '../../config';
+import { rows } from '../../db/sql';
 import { AccountIdKey, crmSyncScheduleId, crmSyncWorkflowType } from '../../temporal/contract';
 
 /** How often a connection's CRM is asked for what changed. */
@@ -13,6 +15,7 @@ export const CRM_SYNC_EVERY = '15 minutes';
  */
 export class CrmSyncSchedules {
   constructor(
+    private readonly db: DataSource,
     private readonly config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>,
     private readonly temporal?: Client,
   ) {}
@@ -46,6 +49,17 @@ export class CrmSyncSchedules {
     } catch (err) {
       if (!(err instanceof ScheduleAlreadyRunning)) throw err;
     }
+  }
+
+  /** At a worker's start: every connection a live signal excludes from has its schedule (made again if lost). */
+  async ensureForSignals(): Promise<void> {
+    const used = await rows<{ account_id: string; id: string }>(
+      this.db,
+      `SELECT DISTINCT c.account_id, c.id FROM signals s
+       JOIN crm_connections c ON c.id = (s.crm_exclusions->>'connectionId')::uuid AND c.account_id = s.account_id
+       WHERE s.crm_exclusions IS NOT NULL AND s.deleted_at IS NULL`,
+    );
+    for (const connection of used) await this.ensure(connection.account_id, connection.id);
   }
 
   /** Runs the sync now (a run already going makes this one skip). */
