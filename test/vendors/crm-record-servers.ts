@@ -220,11 +220,30 @@ export async function startSalesforceRecords(
   return server;
 }
 
+/** A custom field's key: a 40-character hash, as Pipedrive makes them. */
+const WEBSITE_KEY = 'd4de1c1a4b8e50fbe3dd1b1e1f0a6b3e7c2a9f10';
+
 export async function startPipedriveRecords(
   authorizes: (header: string | undefined) => boolean,
   pageSize = 2,
 ): Promise<RecordServer> {
   const server = (await serve((req, url, _body, authorized, state) => {
+    // The account's own organization field for web addresses (Pipedrive has no default one).
+    if (req.method === 'GET' && url.pathname === '/api/v1/organizationFields')
+      return authorized
+        ? {
+            status: 200,
+            body: {
+              success: true,
+              data: [
+                { id: 1, key: 'name', name: 'Name', field_type: 'varchar' },
+                { id: 2, key: 'address', name: 'Address', field_type: 'address' },
+                { id: 40, key: WEBSITE_KEY, name: 'Website', field_type: 'varchar' },
+              ],
+              additional_data: { pagination: { start: 0, limit: 500, more_items_in_collection: false } },
+            },
+          }
+        : { status: 401, body: { success: false, error: 'Invalid token', errorCode: 401 } };
     const match = /^\/api\/v2\/(persons|organizations)$/.exec(url.pathname);
     if (req.method !== 'GET' || !match) return { status: 404, body: { success: false, error: 'Not found' } };
     const object = match[1]!;
@@ -254,7 +273,7 @@ export async function startPipedriveRecords(
             : {
                 id: Number(r.id),
                 name: `Organization ${r.id}`,
-                website: r.values[0] ?? null,
+                custom_fields: { [WEBSITE_KEY]: r.values[0] ?? null },
                 update_time: r.modifiedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
               },
         ),

@@ -9,9 +9,14 @@ interface ListAnswer {
   additional_data?: { next_cursor?: unknown } | null;
 }
 
+/** An organization field that holds a company's web address: Pipedrive has no default one, accounts add their own. */
+const WEBSITE_FIELD = /^(website|web site|domain|company website|url|web)$/i;
+
 /**
  * Pipedrive's v2 lists at the connection's `api_domain`: `GET /api/v2/persons` (every address
- * of `emails`) and `GET /api/v2/organizations` (their `website`, where the company has one),
+ * of `emails`) and `GET /api/v2/organizations` (a `website`, or the account's own organization
+ * field named Website or Domain, found in `GET /api/v1/organizationFields` and read from
+ * `custom_fields`),
  * `updated_since` (inclusive), sorted by `update_time` ascending, 500 a page, `cursor` paging.
  * 429 answers carry `Retry-After`.
  */
@@ -19,6 +24,10 @@ export class PipedriveRecords implements CrmRecordReader {
   readonly streams = Object.keys(STREAMS);
 
   constructor(private readonly endpoint: VendorEndpoint) {}
+
+  private websiteFields(token: string): Promise<string[]> {
+    return websiteFieldsOf(this.endpoint, token);
+  }
 
   async page(token: string, stream: string, since: Date | null, next: string | null): Promise<CrmRecordPage> {
     const kind = STREAMS[stream as keyof typeof STREAMS];
@@ -36,6 +45,7 @@ export class PipedriveRecords implements CrmRecordReader {
         ...(next ? { cursor: next } : {}),
       },
     });
+    const websiteKeys = kind === 'domain' ? await this.websiteFields(token) : [];
     const body = (await vendorRequestOk(call)).body as ListAnswer | undefined;
     if (!body || typeof body !== 'object' || (body.data !== null && !Array.isArray(body.data)))
       throw unexpectedReply(call, 'no data array');
@@ -45,12 +55,30 @@ export class PipedriveRecords implements CrmRecordReader {
       values:
         kind === 'email'
           ? textValues(...(Array.isArray(item.emails) ? item.emails : []).map((e) => (e as { value?: unknown }).value))
-          : textValues(item.website),
+          : textValues(
+              item.website,
+              ...websiteKeys.map((key) => (item.custom_fields as Record<string, unknown> | undefined)?.[key]),
+            ),
       modifiedAt: modifiedOf(item.update_time),
     }));
     const cursor = body.additional_data?.next_cursor;
     return { records, next: typeof cursor === 'string' && cursor !== '' ? cursor : null };
   }
+}
+
+/** The keys of the account's organization fields that hold a web address. */
+async function websiteFieldsOf(endpoint: VendorEndpoint, token: string): Promise<string[]> {
+  const call = bearerCall('pipedrive', endpoint, token, {
+    operation: 'GET /api/v1/organizationFields',
+    method: 'GET',
+    path: '/api/v1/organizationFields',
+    query: { limit: 500 },
+  });
+  const body = (await vendorRequestOk(call)).body as { data?: { key?: unknown; name?: unknown }[] | null } | undefined;
+  if (!body || (body.data !== null && !Array.isArray(body.data))) throw unexpectedReply(call, 'no data array');
+  return (body.data ?? [])
+    .filter((field) => typeof field.name === 'string' && WEBSITE_FIELD.test(field.name.trim()))
+    .map((field) => String(field.key));
 }
 
 function modifiedOf(value: unknown): string | null {
