@@ -288,7 +288,7 @@ test('Pipedrive: persons (every email) and organizations (website) by updated_si
   expect(await held(connections.pipedrive)).not.toContain('email:p2@pd.example');
 });
 
-test("Pipedrive's 429 stops the run with its Retry-After; the next run goes on from the last page's cursor", async () => {
+test("Pipedrive's 429: a short Retry-After is waited out in the run; a long one ends it, and the next run goes on from the cursor", async () => {
   api.pipedrive.objects
     .get('persons')!
     .push(
@@ -296,36 +296,54 @@ test("Pipedrive's 429 stops the run with its Retry-After; the next run goes on f
       record('5', ['p5@pd.example'], '2026-02-02T00:00:00Z'),
       record('6', ['p6@pd.example'], '2026-02-03T00:00:00Z'),
     );
-  api.pipedrive.afterPage = () => {
-    // Pipedrive's rate limit answer (429, Retry-After and its x-ratelimit headers), for the second page.
-    api.pipedrive.throttleNext = {
-      headers: {
-        'retry-after': '2',
-        'x-ratelimit-limit': '80',
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': '2',
-      },
-      body: { success: false, error: 'Request over limit', errorCode: 429 },
+  // Pipedrive's rate limit answer (429, Retry-After and its x-ratelimit headers), for the second page.
+  const throttleSecondPage = (seconds: number) => {
+    api.pipedrive.afterPage = () => {
+      api.pipedrive.throttleNext = {
+        headers: {
+          'retry-after': String(seconds),
+          'x-ratelimit-limit': '80',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset': String(seconds),
+        },
+        body: { success: false, error: 'Request over limit', errorCode: 429 },
+      };
+      api.pipedrive.afterPage = null;
     };
-    api.pipedrive.afterPage = null;
   };
-  api.pipedrive.reads.length = 0;
-  await expect(sync('pipedrive')).rejects.toMatchObject({ status: 429, retryAfterSeconds: 2 });
+  throttleSecondPage(1);
+  expect(await sync('pipedrive')).toMatchObject({ state: 'synced', full: false });
+  expect(await held(connections.pipedrive)).toEqual(
+    expect.arrayContaining(['email:p4@pd.example', 'email:p5@pd.example', 'email:p6@pd.example']),
+  );
+
+  // Persons 4 to 6 change their addresses; this time Pipedrive asks for two minutes.
+  const persons = api.pipedrive.objects.get('persons')!;
+  for (const [id, at] of [
+    ['4', '2026-03-01T00:00:00Z'],
+    ['5', '2026-03-02T00:00:00Z'],
+    ['6', '2026-03-03T00:00:00Z'],
+  ] as const)
+    Object.assign(
+      persons.find((p) => p.id === id)!,
+      { values: [`p${id}.new@pd.example`], modifiedAt: new Date(at) },
+    );
+  throttleSecondPage(120);
+  await expect(sync('pipedrive')).rejects.toMatchObject({ status: 429, retryAfterSeconds: 120 });
   const [state] = await stack.db.query(`SELECT cursors, last_error FROM crm_syncs WHERE connection_id = $1`, [
     connections.pipedrive,
   ]);
   expect(state.last_error).toMatch(/429/);
-  // The first page (persons 3 and 4) was stored with its cursor.
-  expect(state.cursors.persons).toBe('2026-02-01T00:00:00.000Z');
-  expect(await held(connections.pipedrive)).toContain('email:p4@pd.example');
-  expect(await held(connections.pipedrive)).not.toContain('email:p6@pd.example');
+  // The first page (persons 4 and 5, from the cursor at person 6's old time) was stored with its cursor.
+  expect(state.cursors.persons).toBe('2026-03-02T00:00:00.000Z');
+  expect(await held(connections.pipedrive)).toContain('email:p5.new@pd.example');
+  expect(await held(connections.pipedrive)).toContain('email:p6@pd.example');
 
   api.pipedrive.reads.length = 0;
   expect(await sync('pipedrive')).toMatchObject({ state: 'synced', full: false });
-  expect(api.pipedrive.reads[0]).toMatchObject({ object: 'persons', since: '2026-02-01T00:00:00.000Z', page: null });
-  expect(await held(connections.pipedrive)).toEqual(
-    expect.arrayContaining(['email:p5@pd.example', 'email:p6@pd.example']),
-  );
+  expect(api.pipedrive.reads[0]).toMatchObject({ object: 'persons', since: '2026-03-02T00:00:00.000Z', page: null });
+  expect(await held(connections.pipedrive)).toContain('email:p6.new@pd.example');
+  expect(await held(connections.pipedrive)).not.toContain('email:p6@pd.example');
   const [after] = await stack.db.query(`SELECT last_error FROM crm_syncs WHERE connection_id = $1`, [
     connections.pipedrive,
   ]);

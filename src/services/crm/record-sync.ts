@@ -19,6 +19,12 @@ export const isExcludableCrm = (provider: string): provider is ExcludableCrm =>
 /** A modified-since query never sees a deletion: a full read this often drops what the CRM no longer holds. */
 export const FULL_SYNC_EVERY_MS = 7 * 86_400_000;
 
+/** HubSpot's CRM search: about four requests a second per token (its changelog, "CRM Search API rate limit increase"). */
+const PAGE_GAP_MS: Record<ExcludableCrm, number> = { hubspot: 250, salesforce: 0, pipedrive: 0 };
+/** A 429 asking for longer than this ends the attempt instead of holding the activity. */
+const MAX_WAIT_IN_RUN_S = 30;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export type CrmSyncOutcome =
   | { state: 'synced'; records: number; full: boolean }
   | { state: 'broken' | 'failed'; error: string }
@@ -167,7 +173,9 @@ export class CrmRecordSync {
     let next: string | null = null;
     let records = 0;
     for (;;) {
-      const page = await this.withAccess(connection, (reader, token) => reader.page(token, stream, since, next));
+      const page = await this.paced(connection.provider, progress, () =>
+        this.withAccess(connection, (reader, token) => reader.page(token, stream, since, next)),
+      );
       const newest = await this.store(connection.id, stream, page.records);
       records += page.records.length;
       progress();
@@ -176,6 +184,30 @@ export class CrmRecordSync {
         since = newest;
         next = null;
       } else return records;
+    }
+  }
+
+  /**
+   * One page within the vendor's rate limits: HubSpot's search allows a few requests a second,
+   * so its pages are spaced; a 429 with a short wait is waited out here and the page asked
+   * again (a long one, or a third in a row, ends the run's attempt, whose retry resumes from
+   * the cursor).
+   */
+  private async paced<T>(provider: CrmProvider, progress: () => void, read: () => Promise<T>): Promise<T> {
+    const gap = PAGE_GAP_MS[provider as ExcludableCrm] ?? 0;
+    for (let throttled = 0; ; throttled++) {
+      const started = Date.now();
+      try {
+        const page = await read();
+        const left = gap - (Date.now() - started);
+        if (left > 0) await sleep(left);
+        return page;
+      } catch (err) {
+        const wait = err instanceof OutboundHttpError && err.status === 429 ? err.retryAfterSeconds : undefined;
+        if (wait === undefined || wait > MAX_WAIT_IN_RUN_S || throttled >= 2) throw err;
+        progress();
+        await sleep(wait * 1000);
+      }
     }
   }
 
