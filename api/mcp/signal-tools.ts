@@ -185,7 +185,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       twin: 'updateSignal',
       description:
         'Changes a signal: name, status, config (merged: send only changed fields; an empty list clears a list; null removes a field), ' +
-        `webhookUrl, destinations, dailyLeadLimit, duplicateHandling. Setting status active starts producing. ${LEAD_PRICES}`,
+        `webhookUrl, destinations, crmExclusions (leave out a connected CRM's contacts and companies), dailyLeadLimit, duplicateHandling. Setting status active starts producing. ${LEAD_PRICES}`,
       input: updateSignalBody.extend(signalRef.shape),
       annotations: { ...CHANGES, idempotentHint: true },
       run: (caller, { signalId, ...changes }) => signals.update(caller, signalId, changes),

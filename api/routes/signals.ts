@@ -111,7 +111,8 @@ export function signalRoutes(services: Services) {
       method: 'patch',
       path: '/api/v1/signals/{signalId}',
       operationId: 'updateSignal',
-      summary: 'Change a signal: status, config (merged), webhook URL, destinations, name, cap, duplicate handling',
+      summary:
+        'Change a signal: status, config (merged), webhook URL, destinations, CRM exclusions, name, cap, duplicate handling',
       tags,
       access: write,
       params: signalParam,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
 import { companyEntries, companyEntry } from '../../src/services/signals/config';
 import { destinationsPatch } from '../../src/services/signals/destinations';
+import { crmExclusionsSetting } from '../../src/services/signals/crm-exclusions';
 import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { webhookUrlSchema } from '../../src/services/webhook-targets';
@@ -80,6 +81,7 @@ export const updateSignalBody = z
     }),
     webhookUrl,
     destinations: destinationsPatch.optional(),
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),
     duplicateHandling: duplicateHandling.optional(),
   })
@@ -120,6 +122,7 @@ export const signalResourceSchema = z
       description:
         "Where each lead also goes, as set by PATCH; a Slack destination's webhookUrl is answered masked (https://hooks.slack.com/services/T0123…/…)",
     }),
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: z.number().int(),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),

@@ -8,6 +8,8 @@ import { AssistantGrants } from './assistant-grants';
 import { ApiKeys } from './api-keys';
 import { Credits } from './credits';
 import { CrmConnections } from './crm/connections';
+import { CrmRecordSync } from './crm/record-sync';
+import { CrmSyncSchedules } from './crm/sync-schedules';
 import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
@@ -57,6 +59,7 @@ export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? new Clock();
   const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
   const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
+  const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   const apiKeys = new ApiKeys(deps.db, secrets);
@@ -65,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     watchlists,
     crmConnections,
+    crmSyncSchedules,
     integrations,
     credits,
     lifecycle,
@@ -82,6 +86,8 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apiKeys,
     crmConnections,
+    crmSyncSchedules,
+    crmRecordSync: new CrmRecordSync(deps.db, crmConnections, deps.config),
     integrations,
     watchlists,
     suppressions: new Suppressions(deps.db),

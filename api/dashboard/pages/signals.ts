@@ -22,6 +22,7 @@ import { dateTime } from './format';
 import { bodyOfForm, signalForm, signalTable, statusBadge, typeLabel, valuesOfSignal } from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
 import { destinationsCard, destinationsPatchOf } from './signal-destinations';
+import { crmExclusionsCard, crmExclusionsOf } from './signal-crm-exclusions';
 import { previewPanel, previewProblem } from './signal-preview';
 
 /** The script asks for the preview panel alone; a form submitted without it gets the whole page. */
@@ -207,6 +208,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
             </div>
           </section>
           ${destinationsCard(session, signal.id, signal.destinations, connections)}
+          ${crmExclusionsCard(session, signal.id, signal.crmExclusions, connections)}
           <section class="card">
             <h2>Funnel, last 30 days</h2>
             ${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}
@@ -311,6 +313,11 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     });
     await signals.update(callerOf(signedIn(ctx)), id, body);
     return { kind: 'ok', text: 'Destinations saved: new leads go there from now on.' };
+  });
+  action('crm-exclusions', async (ctx, id) => {
+    const body = validatedBody(updateSignalBody, { crmExclusions: crmExclusionsOf(ctx.state.form as URLSearchParams) });
+    await signals.update(callerOf(signedIn(ctx)), id, body);
+    return { kind: 'ok', text: 'CRM exclusions saved: they apply from the next evaluation.' };
   });
   action('pause', async (ctx, id) => {
     await signals.setStatus(callerOf(signedIn(ctx)), id, 'paused');

@@ -5,6 +5,7 @@ import { signalType } from '../../signal-types/registry';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 import type { EvaluationPlan } from './evaluation-rules';
 import { suppressionFilter } from './suppression-rule';
+import { crmExclusionFilter } from './crm-exclusion-rule';
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
 export function leadsLeftToday(
@@ -16,12 +17,16 @@ export function leadsLeftToday(
 
 /**
  * The evaluation of this signal at `now`: its type's plan, then the account's suppression list
- * (the funnel's `suppressed` stage). Each call builds fresh bind values, so callers may append
+ * (the funnel's `suppressed` stage) and, when the signal sets them, its CRM exclusions (`crmExcluded`). Each call builds fresh bind values, so callers may append
  * their own.
  */
 export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
   const plan = signalType(signal.signalTypeId).evaluationPlan(signal, now);
-  return { ...plan, filters: [...plan.filters, suppressionFilter(signal.accountId, plan.args)] };
+  const crm = crmExclusionFilter(signal.crmExclusions ?? null, plan.args);
+  return {
+    ...plan,
+    filters: [...plan.filters, suppressionFilter(signal.accountId, plan.args), ...(crm ? [crm] : [])],
+  };
 }
 
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, firstRow, rows } from '../../db/sql';
-import { Signal, type SignalStatus } from '../../db/entities/signal';
+import { Signal, type CrmExclusions, type SignalStatus } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import type { Credits } from '../credits';
 import { signalType } from '../../signal-types/registry';
@@ -9,6 +9,7 @@ import { findCandidates, leadsLeftToday } from './evaluation';
 import { duplicateWindowDays } from './evaluation-rules';
 import { leadIdFor } from './lead-identity';
 import { suppressionFilter } from './suppression-rule';
+import { crmExclusionFilter } from './crm-exclusion-rule';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
 import { LEAD_DELIVERIES_SQL, planLeadDeliveries } from '../deliveries/lead-deliveries';
@@ -100,7 +101,7 @@ export class LeadProduction {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
       const locked = await firstRow<LockedSignalRow>(
         tx,
-        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations
+        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations, crm_exclusions
          FROM signals WHERE id = $1 FOR UPDATE`,
         [signal.id],
       );
@@ -111,6 +112,7 @@ export class LeadProduction {
       let chosen = await this.withoutSuppressed(
         tx,
         signal,
+        locked.crm_exclusions,
         await this.withoutRepeatedSubjects(tx, signal, candidates, now),
       );
       if (chosen.length > locked.daily_lead_limit - leadsToday) {
@@ -213,13 +215,20 @@ export class LeadProduction {
   }
 
   /**
-   * Candidates no suppression entry names now: the evaluation left the suppressed out; this
-   * repeats the check inside the production transaction, so an entry added since is honoured.
+   * Candidates no suppression entry names now and, with the signal's CRM exclusions as locked,
+   * not in the CRM's synced records: the evaluation left them out; this repeats the check
+   * inside the production transaction, so an entry or record added since is honoured.
    */
-  private async withoutSuppressed(tx: EntityManager, signal: Signal, candidates: Candidate[]): Promise<Candidate[]> {
+  private async withoutSuppressed(
+    tx: EntityManager,
+    signal: Signal,
+    crmExclusions: CrmExclusions | null,
+    candidates: Candidate[],
+  ): Promise<Candidate[]> {
     if (candidates.length === 0) return candidates;
     const args: unknown[] = [signal.id];
-    const { sql } = suppressionFilter(signal.accountId, args);
+    const crm = crmExclusionFilter(crmExclusions, args);
+    const sql = [suppressionFilter(signal.accountId, args).sql, ...(crm ? [crm.sql] : [])].join(' AND ');
     const allowed = await rows<{ i: number }>(
       tx,
       `SELECT x.i FROM unnest($${args.push(candidates.map((c) => c.company_id))}::text[],
@@ -284,6 +293,7 @@ interface LockedSignalRow {
   daily_lead_limit: number;
   webhook_url: string | null;
   destinations: Record<string, unknown>;
+  crm_exclusions: CrmExclusions | null;
 }
 
 interface SummaryRow {

@@ -15,6 +15,8 @@ export function signalResource(signal: Signal, clock: Clock, watchlist?: ImportR
     webhookUrl: signal.webhookUrl,
     config: signal.config,
     destinations: publicDestinations(signal.destinations),
+    // Present once set, as `watchlist` is: a signal without CRM exclusions reads as before.
+    ...(signal.crmExclusions ? { crmExclusions: signal.crmExclusions } : {}),
     dailyLeadLimit: signal.dailyLeadLimit,
     leadsToday: signal.leadsDay === clock.utcDay() ? signal.leadsToday : 0,
     leadsTotal: signal.leadsTotal,

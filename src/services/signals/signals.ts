@@ -21,6 +21,8 @@ import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
 import { signalType, type SignalType, type SignalTypeId } from '../../signal-types/registry';
 import type { ImportResult, Watchlists } from './watchlists';
+import type { CrmSyncSchedules } from '../crm/sync-schedules';
+import { assertCrmExclusions, crmExclusionWarnings, type CrmExclusionsSetting } from './crm-exclusions';
 
 export interface CreateSignalInput {
   name: string;
@@ -37,6 +39,7 @@ export interface UpdateSignalInput {
   config?: Record<string, unknown>;
   webhookUrl?: string | null;
   destinations?: DestinationsPatch;
+  crmExclusions?: CrmExclusionsSetting;
   dailyLeadLimit?: number;
   duplicateHandling?: string;
 }
@@ -54,7 +57,9 @@ export interface SignalCollaborators {
   config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>;
   clock: Clock;
   watchlists: Pick<Watchlists, 'import' | 'count'>;
-  crmConnections: Pick<CrmConnections, 'resolveDestination'>;
+  crmConnections: Pick<CrmConnections, 'resolveDestination' | 'list'>;
+  /** A connection a signal excludes from gets its sync schedule. */
+  crmSyncSchedules: Pick<CrmSyncSchedules, 'ensure'>;
   integrations: Pick<Integrations, 'resolveSequencerDestination'>;
   /** The balance an activation needs, read inside its transaction. */
   credits: Pick<Credits, 'balanceIn'>;
@@ -144,7 +149,13 @@ export class Signals {
   }
 
   async get(accountId: string, signalId: string): Promise<SignalResource> {
-    return signalResource(await this.requireOwned(accountId, signalId), this.deps.clock);
+    return this.withCrmWarnings(signalResource(await this.requireOwned(accountId, signalId), this.deps.clock));
+  }
+
+  /** The CRM exclusions' state is read, not stored with the signal, so it joins the warnings here. */
+  private async withCrmWarnings(resource: SignalResource): Promise<SignalResource> {
+    const extra = await crmExclusionWarnings(this.db, resource.crmExclusions ?? null);
+    return extra.length ? { ...resource, warnings: [...resource.warnings, ...extra] } : resource;
   }
 
   async list(caller: Caller, filter: SignalListFilter) {
@@ -199,6 +210,7 @@ export class Signals {
     const destinations = input.destinations
       ? await this.assertDestinationsConnected(caller.accountId, input.destinations)
       : undefined;
+    if (input.crmExclusions) await assertCrmExclusions(this.deps.crmConnections, caller.accountId, input.crmExclusions);
 
     const { signal, imported, previous } = await this.db.transaction(async (tx) => {
       const locked = await tx
@@ -215,6 +227,7 @@ export class Signals {
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
         ...(mergedDestinations ? { destinations: mergedDestinations } : {}),
+        ...(input.crmExclusions !== undefined ? { crmExclusions: input.crmExclusions } : {}),
         ...(input.dailyLeadLimit !== undefined ? { dailyLeadLimit: input.dailyLeadLimit } : {}),
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
@@ -231,7 +244,9 @@ export class Signals {
     });
     if (signal.status !== previous) await this.deps.lifecycle.statusChanged(signal, previous);
     else if (signal.status !== 'draft') await this.deps.lifecycle.configChanged(signal);
-    return signalResource(signal, this.deps.clock, imported);
+    if (input.crmExclusions)
+      await this.deps.crmSyncSchedules.ensure(caller.accountId, input.crmExclusions.connectionId);
+    return this.withCrmWarnings(signalResource(signal, this.deps.clock, imported));
   }
 
   async setStatus(caller: Caller, signalId: string, status: SignalStatus): Promise<SignalResource> {
