@@ -486,10 +486,15 @@ test('a broken connection stops excluding and says so on the integrations page a
   expect(signal.body.warnings).toContainEqual(
     expect.objectContaining({ code: 'CRM_EXCLUSIONS_BROKEN', field: 'crmExclusions', severity: 'warning' }),
   );
-  // Ada's email came in the last good sync; with the connection broken she is a lead again.
+  // Ada's email came in the last good sync; with the connection broken she is a lead again, as are
+  // the others the CRM held back.
   await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id, person_id)
     VALUES ('xe_ada2', 'job_change', now() - interval '1 hour', 'xc_acme', 'xp_ada')`);
-  expect(await evaluate(signalId)).toBe(1);
+  const before = await stack.db.query(`SELECT event_id FROM leads WHERE signal_id = $1`, [signalId]);
+  expect(before.map((row: { event_id: string }) => row.event_id)).not.toContain('xe_ada');
+  await evaluate(signalId);
+  const after = await stack.db.query(`SELECT event_id FROM leads WHERE signal_id = $1`, [signalId]);
+  expect(after.map((row: { event_id: string }) => row.event_id)).toContain('xe_ada');
 });
 
 test('a schedule per connection runs the sync on the worker, and goes when the connection does', async () => {
