@@ -1,5 +1,9 @@
 /** Every test runs against a real Temporal dev server and a real PostgreSQL started once by the global setup. */
-const ESM_PACKAGES = ['oidc-provider', 'jose', 'openid-client', 'oauth4webapi'];
+const ESM_PACKAGES = [
+  ...['oidc-provider', 'jose', 'openid-client', 'oauth4webapi'],
+  // htmlparser2 (company sites) and the packages it imports.
+  ...['htmlparser2', 'domhandler', 'domutils', 'domelementtype', 'dom-serializer', 'entities'],
+];
 
 module.exports = {
   testEnvironment: 'node',
@@ -7,7 +11,7 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   // The cluster topology has its own command (npm run test:cluster, jest.cluster.config.js).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/cluster/'],
-  // ESM-only OAuth packages are compiled to CommonJS for jest; Node 20 itself loads them with require().
+  // ESM-only packages are compiled to CommonJS for jest; Node 20 itself loads them with require().
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_PACKAGES.join('|')})/)`],
   transform: {
     '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],

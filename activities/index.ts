@@ -2,6 +2,7 @@ import { ApplicationFailure, Context, heartbeat, sleep } from '@temporalio/activ
 import { Services } from '../src/services';
 import type { DeliveryRetrySettings, RecordHandOff, ReplayCursor } from '../src/temporal/contract';
 import type { Backoff } from '../src/services/deliveries/backoff';
+import { crmSyncActivities } from './crm-sync';
 import { enrichmentActivities } from './enrichment';
 import { signalReconciliationActivities } from './signal-reconciliation';
 import { sourceActivities } from './sources';
@@ -20,6 +21,7 @@ const ATTEMPT_WAIT_IN_PLACE_MS = 1_000;
 export function createActivities(services: Services) {
   const { config } = services;
   return {
+    ...crmSyncActivities(services),
     ...enrichmentActivities(services),
     ...signalReconciliationActivities(services),
     ...sourceActivities(services),

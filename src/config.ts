@@ -106,6 +106,15 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .url()
       .default('https://sheets.googleapis.com')
       .transform((v) => v.replace(/\/+$/, '')),
+    /**
+     * Where Slack destinations' messages go: saved webhook URLs are always hooks.slack.com ones,
+     * and their `/services/...` path is posted here (a local server in tests and staging).
+     */
+    SLACK_WEBHOOKS_URL: z
+      .string()
+      .url()
+      .default('https://hooks.slack.com')
+      .transform((v) => v.replace(/\/+$/, '')),
     /** Credits a new account gets when a person signs up in the dashboard. */
     STARTER_CREDITS: z.coerce
       .number()
@@ -143,8 +152,25 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SOURCES_TIMEOUT_MS: int(15_000),
     /** Larger answers are cut off and counted as the source's error (a whole Ashby board is a few MB). */
     SOURCES_MAX_RESPONSE_BYTES: int(20_000_000),
-    /** How often the job-boards source polls every known board. */
+    /** How often the job-boards source polls each known board (each at its own phase within it). */
     JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** How often the job-boards schedule runs to poll the boards whose phase has come. */
+    JOB_BOARDS_TICK: z.string().default('5m').transform(parseDuration),
+    /** How often the news source reads every company's feeds and searches GDELT for every watched one. */
+    NEWS_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** The least time between two GDELT requests, across every worker: GDELT asks for 5 s; tests shorten it. */
+    NEWS_GDELT_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(production ? 5000 : 0)
+      .default(5000),
+    /** How often the sec-form-d source reads EDGAR's current Form D filings; a backfill reads the daily indexes of the last SEC_FORM_D_BACKFILL_DAYS days. */
+    SEC_FORM_D_INTERVAL: z.string().default('10m').transform(parseDuration),
+    SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
+    /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
+    SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+    /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
+    COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),

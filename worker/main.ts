@@ -56,6 +56,9 @@ async function main(): Promise<void> {
   await services.sources.schedules.ensure(services.sources.names).catch((err: unknown) => {
     logger.warn({ err }, 'could not create the sources schedules; the next worker start tries again');
   });
+  await services.crmSyncSchedules.ensureForSignals().catch((err: unknown) => {
+    logger.warn({ err }, 'could not create the CRM sync schedules; the next worker start tries again');
+  });
   const demoFeed = config.DEMO_DATA
     ? await startDemoFeed(services, logger, { intervalMs: config.DEMO_FEED_INTERVAL })
     : undefined;

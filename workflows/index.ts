@@ -5,3 +5,4 @@ export { phoneLookupWorkflow } from './phone-lookup';
 export { replayWorkflow } from './replay';
 export { signalReconciliationWorkflow } from './signal-reconciliation';
 export { sourceSyncWorkflow } from './source-sync';
+export { crmSyncWorkflow } from './crm-sync';

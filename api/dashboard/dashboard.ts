@@ -10,6 +10,7 @@ import { teamRoutes } from './pages/team';
 import { overviewRoutes } from './pages/overview';
 import { signalRoutes } from './pages/signals';
 import { apiKeyRoutes } from './pages/api-keys';
+import { suppressionRoutes } from './pages/suppressions';
 import { integrationRoutes } from './pages/integrations';
 import { creditRoutes } from './pages/credits';
 import { assistantRoutes } from './pages/assistants';
@@ -55,6 +56,7 @@ export function dashboardRouter(services: Services, authorization: AssistantAuth
   teamRoutes(router, services);
   overviewRoutes(router, services);
   signalRoutes(router, services);
+  suppressionRoutes(router, services);
   apiKeyRoutes(router, services);
   integrationRoutes(router, services);
   creditRoutes(router, services);

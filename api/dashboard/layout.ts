@@ -6,6 +6,7 @@ export type Notice = { kind: 'ok' | 'error' | 'warn'; text: string } | undefined
 const NAV: Array<[href: string, label: string]> = [
   ['/', 'Overview'],
   ['/signals', 'Signals'],
+  ['/suppressions', 'Suppressions'],
   ['/api-keys', 'API keys'],
   ['/integrations', 'Integrations'],
   ['/assistants', 'Assistants'],

@@ -10,11 +10,12 @@ import { pageQuery } from '../schemas/common';
 import {
   createBodyOf,
   creationFields,
+  previewSignalBody,
   signalListQuery,
   updateSignalBody,
   watchedCompaniesBody,
 } from '../schemas/signals';
-import { createOperationIdOf, signalIdParam } from '../routes/signals';
+import { createOperationIdOf, previewSignal, signalIdParam } from '../routes/signals';
 import { funnelQuery, leadsQuery } from '../routes/leads';
 import { creditUsageQuery } from '../routes/credits';
 import { JsonText } from '../route';
@@ -168,11 +169,23 @@ export function signalTools(services: Services): AnyToolDef[] {
       },
     }),
     defineTool({
+      name: 'preview_signal',
+      twin: 'previewSignal',
+      description:
+        'Previews a signal before creating it: give signalTypeId and the body create_signal would take (name optional). ' +
+        'Answers over the last 30 days of stored events: matchingEvents, expectedLeads, expectedLeadsPerDay, ' +
+        'expectedCreditsPerDay (lead prices, email price where getEmails), capLimited, the funnel and warnings. ' +
+        'Nothing is created, produced or charged. Free.',
+      input: previewSignalBody.extend({ config: createSignalInput.shape.config }),
+      annotations: READS,
+      run: (caller, body) => previewSignal(services, caller, body),
+    }),
+    defineTool({
       name: 'update_signal',
       twin: 'updateSignal',
       description:
         'Changes a signal: name, status, config (merged: send only changed fields; an empty list clears a list; null removes a field), ' +
-        `webhookUrl, destinations, dailyLeadLimit, duplicateHandling. Setting status active starts producing. ${LEAD_PRICES}`,
+        `webhookUrl, destinations, crmExclusions (leave out a connected CRM's contacts and companies), dailyLeadLimit, duplicateHandling. Setting status active starts producing. ${LEAD_PRICES}`,
       input: updateSignalBody.extend(signalRef.shape),
       annotations: { ...CHANGES, idempotentHint: true },
       run: (caller, { signalId, ...changes }) => signals.update(caller, signalId, changes),

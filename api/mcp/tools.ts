@@ -2,8 +2,9 @@ import type { Services } from '../../src/services';
 import type { AnyToolDef } from './tool';
 import { signalTools } from './signal-tools';
 import { enrichmentTools } from './enrichment-tools';
+import { suppressionTools } from './suppression-tools';
 
-/** Every tool of the assistant tool server, in the order the specification names them. */
+/** Every tool of the assistant tool server: the specification's, in its order, then the suppression list's. */
 export function assistantTools(services: Services): AnyToolDef[] {
-  return [...signalTools(services), ...enrichmentTools(services)];
+  return [...signalTools(services), ...enrichmentTools(services), ...suppressionTools(services)];
 }

@@ -1,11 +1,11 @@
-import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { AppError, invalidRequest } from '../../src/errors';
+import { invalidRequest } from '../../src/errors';
 import type { Services } from '../../src/services';
 import { errorEnvelope } from '../schemas/common';
 import type { AppContext, AppState } from '../context';
 import { defineRoute } from '../route';
+import { readBody } from '../raw-body';
 
 export const INGEST_PATH = '/admin/v1/ingest';
 
@@ -30,20 +30,6 @@ export const ingestBodyPassThrough: Middleware<AppState> = async (ctx, next) => 
     (ctx as AppContext & { disableBodyParser?: boolean }).disableBodyParser = true;
   await next();
 };
-
-async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new AppError(413, 'INVALID_REQUEST', `Request body is larger than ${limit / 1024 / 1024} MB; split the file`);
-  if (Number(req.headers['content-length'] ?? 0) > limit) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 const ingestResult = z.object({
   accepted: z.number().int(),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
+import { notFound } from '../../src/errors';
 import { errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
+import { JOB_BOARD_ATS } from '../../src/providers/sources/job-boards';
+import { MAX_FEEDS_PER_COMPANY } from '../../src/services/sources/company-feeds';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -18,6 +21,9 @@ const sourceStatus = z.object({
   lastRunFinishedAt: z.string().nullable(),
   nextRunAt: z.string().nullable().meta({ description: "From the source's Temporal Schedule; null while disabled" }),
   recordsIngested: z.number(),
+  recordsDropped: z
+    .number()
+    .meta({ description: "Read and left out by the source's rules (news: not about the company, no kind)" }),
   errors: z.number(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
@@ -25,7 +31,11 @@ const sourceStatus = z.object({
 const nameParam = z.object({ name: z.string().min(1).max(100) });
 
 export const jobBoardBody = z.strictObject({
-  ats: z.string().min(1).max(50).meta({ description: 'The platform: greenhouse, lever or ashby' }),
+  ats: z
+    .enum(JOB_BOARD_ATS as [string, ...string[]], {
+      error: `must be one of ${JOB_BOARD_ATS.map((a) => `"${a}"`).join(', ')}`,
+    })
+    .meta({ description: 'The platform the board is on' }),
   token: z
     .string()
     .trim()
@@ -34,9 +44,34 @@ export const jobBoardBody = z.strictObject({
     .regex(/^[A-Za-z0-9._-]+$/, 'must be the board token of the hosted careers page, e.g. "acme"'),
 });
 
+export const companyFeedsBody = z.strictObject({
+  urls: z
+    .array(z.string().trim().min(1).max(2000))
+    .min(1)
+    .max(MAX_FEEDS_PER_COMPANY)
+    .meta({ description: "The company's own RSS or Atom feeds (blog, newsroom)" }),
+});
+
+const companySite = z.object({
+  companyId: z.string(),
+  homeUrl: z.string().nullable(),
+  careersUrl: z.string().nullable(),
+  fetchedAt: z.string(),
+  outcome: z.enum(['profiled', 'problem', 'disallowed']),
+  profiledAt: z.string().nullable(),
+  homepageTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  description: z.string().nullable(),
+  techStack: z.array(z.string()),
+  feedUrls: z.array(z.string()),
+  ats: z.string().nullable(),
+  boardToken: z.string().nullable(),
+  lastProblem: z.string().nullable(),
+});
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards } = services;
+  const { sources, jobBoards, companyFeeds, companyProfiles } = services;
   const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
     defineRoute({
       method: 'post',
@@ -85,6 +120,48 @@ export function adminSourceRoutes(services: Services) {
         422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
       },
       handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/companies/{companyId}/feeds',
+      operationId: 'adminAddCompanyFeeds',
+      summary: "Add a stored company's own RSS or Atom feeds, which the news source then reads",
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      body: companyFeedsBody,
+      responses: {
+        200: {
+          description: "The company's feeds now (at most 5; known ones change nothing)",
+          schema: z.object({ companyId: z.string(), feeds: z.array(z.string()) }),
+        },
+        401: errors[401],
+        404: { description: 'Unknown company', schema: errorEnvelope },
+        422: { description: 'Invalid body or a URL that is not http(s)', schema: errorEnvelope },
+      },
+      handle: async ({ params, body }) => ({
+        companyId: params.companyId,
+        feeds: await companyFeeds.add(params.companyId, body.urls),
+      }),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/admin/v1/companies/{companyId}/site',
+      operationId: 'adminGetCompanySite',
+      summary: "What the company-profiles source read on a company's site: values, feeds, board, last problem",
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      responses: {
+        200: { description: 'The site as last read', schema: companySite },
+        401: errors[401],
+        404: { description: 'The site of that company was never read', schema: errorEnvelope },
+      },
+      handle: async ({ params }) => {
+        const site = await companyProfiles.siteOf(params.companyId);
+        if (!site) throw notFound('Company site');
+        return site;
+      },
     }),
   ];
 }

@@ -22,7 +22,7 @@ const deliverySchema = z
     leadId: z.uuid().nullable(),
     route: z
       .string()
-      .describe('`webhook`, a sequencer (`lemlist`, `instantly`, `smartlead`) or a CRM (`hubspot`, ...)'),
+      .describe('`webhook`, a sequencer (`lemlist`, `instantly`, `smartlead`), a CRM (`hubspot`, ...) or `slack`'),
     kind: z.enum(['lead', 'test', 'replay']),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),

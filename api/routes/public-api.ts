@@ -3,6 +3,7 @@ import type { AnyRoute } from '../route';
 import { catalogueRoutes } from './catalogue';
 import { creditRoutes } from './credits';
 import { signalRoutes } from './signals';
+import { suppressionRoutes } from './suppressions';
 import { watchlistRoutes } from './watchlists';
 import { leadRoutes } from './leads';
 import { deliveryRoutes } from './deliveries';
@@ -18,6 +19,7 @@ export function publicApiRoutes(services: Services): AnyRoute[] {
     ...leadRoutes(services),
     ...deliveryRoutes(services),
     ...watchlistRoutes(services),
+    ...suppressionRoutes(services),
     ...creditRoutes(services),
     ...integrationRoutes(services),
     ...enrichmentRoutes(services),

@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { authErrors, errorEnvelope, uuidParam } from '../schemas/common';
-import { SIGNAL_TYPES, type SignalType } from '../../src/signal-types/registry';
+import { SIGNAL_TYPES, signalType, type SignalType } from '../../src/signal-types/registry';
+import { fieldProblemsOf, validationError } from '../../src/errors';
+import type { Caller } from '../../src/services/api-keys';
 import {
   createBodyOf,
+  previewSignalBody,
   signalListQuery,
+  signalPreviewSchema,
   signalListSchema,
   signalActivitySchema,
   signalResourceSchema,
@@ -32,6 +36,17 @@ const writeErrors = {
 export const priceInWords = (type: SignalType) =>
   `${type.creditsPerLead} credits per lead${type.creditsPerEmailFound ? `, +${type.creditsPerEmailFound} per email found` : ''}`;
 
+/**
+ * A cost preview of a create body: checked by the type's create schema (the same 422s), then
+ * evaluated over the stored events without producing or charging. REST and the tool share it.
+ */
+export function previewSignal(services: Services, caller: Caller, body: z.output<typeof previewSignalBody>) {
+  const { signalTypeId, ...rest } = body;
+  const parsed = createBodyOf(signalType(signalTypeId)).safeParse({ ...rest, name: rest.name ?? 'Preview' });
+  if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
+  return services.signalPreviews.preview(caller.accountId, signalTypeId, parsed.data);
+}
+
 /** The OpenAPI operation that creates a signal of the type. */
 export const createOperationIdOf = (type: SignalType) => `create${type.operationName}Signal`;
 
@@ -53,6 +68,23 @@ export function signalRoutes(services: Services) {
   );
   return [
     ...createRoutes,
+    defineRoute({
+      method: 'post',
+      path: '/api/v1/signals/preview',
+      operationId: 'previewSignal',
+      summary:
+        'What a signal would match, produce and cost over the last 30 days of stored events, before it exists (prices and the suppression list applied); nothing is produced or charged',
+      tags,
+      access: read,
+      body: previewSignalBody,
+      responses: {
+        200: { description: 'The preview', schema: signalPreviewSchema },
+        400: writeErrors[400],
+        422: writeErrors[422],
+        ...authErrors,
+      },
+      handle: ({ caller, body }) => previewSignal(services, caller, body),
+    }),
     defineRoute({
       method: 'get',
       path: '/api/v1/signals',
@@ -79,7 +111,8 @@ export function signalRoutes(services: Services) {
       method: 'patch',
       path: '/api/v1/signals/{signalId}',
       operationId: 'updateSignal',
-      summary: 'Change a signal: status, config (merged), webhook URL, destinations, name, cap, duplicate handling',
+      summary:
+        'Change a signal: status, config (merged), webhook URL, destinations, CRM exclusions, name, cap, duplicate handling',
       tags,
       access: write,
       params: signalParam,

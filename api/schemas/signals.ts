@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
 import { companyEntries, companyEntry } from '../../src/services/signals/config';
 import { destinationsPatch } from '../../src/services/signals/destinations';
+import { crmExclusionsSetting } from '../../src/services/signals/crm-exclusions';
 import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
 import { webhookUrlSchema } from '../../src/services/webhook-targets';
@@ -44,6 +45,32 @@ export function createBodyOf(type: Pick<SignalType, 'signalTypeId'>): z.ZodType<
   return body;
 }
 
+/** A cost preview: the create body of a type, named by `signalTypeId`; `name` may be left out. */
+export const previewSignalBody = z
+  .strictObject({
+    signalTypeId: z.enum(SIGNAL_TYPE_IDS).meta({ description: 'The type whose create body follows' }),
+    ...creationFields,
+    name: name.optional(),
+    config: z.record(z.string(), z.unknown()).meta({
+      description: "The type's config, as its create operation takes it (checked the same way)",
+    }),
+  })
+  .meta({ id: 'PreviewSignal' });
+
+export const signalPreviewSchema = z
+  .object({
+    windowDays: z.number().int(),
+    matchingEvents: z.number().int(),
+    expectedLeads: z.number().int(),
+    expectedLeadsPerDay: z.number(),
+    expectedCreditsPerDay: z.number(),
+    capLimited: z.boolean(),
+    funnel: z.array(z.object({ filter: z.string(), removed: z.number().int(), remaining: z.number().int() })),
+    applied: z.record(z.string(), z.unknown()),
+    warnings: z.array(z.looseObject({ code: z.string(), field: z.string(), message: z.string() })),
+  })
+  .meta({ id: 'SignalPreview' });
+
 export const updateSignalBody = z
   .strictObject({
     name: name.optional(),
@@ -54,6 +81,7 @@ export const updateSignalBody = z
     }),
     webhookUrl,
     destinations: destinationsPatch.optional(),
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),
     duplicateHandling: duplicateHandling.optional(),
   })
@@ -90,7 +118,11 @@ export const signalResourceSchema = z
     signalTypeId: z.string(),
     webhookUrl: z.string().nullable(),
     config: z.record(z.string(), z.unknown()).nullable(),
-    destinations: z.record(z.string(), z.unknown()),
+    destinations: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Where each lead also goes, as set by PATCH; a Slack destination's webhookUrl is answered masked (https://hooks.slack.com/services/T0123…/…)",
+    }),
+    crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: z.number().int(),
     leadsToday: z.number().int(),
     leadsTotal: z.number().int(),

@@ -46,3 +46,25 @@ export function registrableDomain(raw: string): string | undefined {
   const icann = parseDomain(text);
   return icann.domain && icann.isIcann ? icann.domain : undefined;
 }
+
+/** Legal forms that articles leave out of a company's name ("Acme" for "Acme Robotics, Inc."). */
+const LEGAL_FORM =
+  /[\s,]+(?:inc|incorporated|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|ag|sa|s\.a|sas|sarl|bv|b\.v|nv|n\.v|plc|pty|oy|ab|as|a\/s|srl|spa|s\.p\.a|kk|group|holdings?)\.?$/i;
+
+/** The name articles use: the stored name without its legal form, unless that leaves under 2 characters. */
+export function coreNameOf(name: string): string {
+  let core = name.trim();
+  for (let i = 0; i < 2 && LEGAL_FORM.test(core); i++) core = core.replace(LEGAL_FORM, '').trim();
+  return core.replace(/[\s,]+$/, '').length >= 2 ? core.replace(/[\s,]+$/, '') : name.trim();
+}
+
+/**
+ * {@link coreNameOf} in SQL, lower-cased, over a name column: the same legal forms (the
+ * pattern is valid in PostgreSQL's regular expressions too), so the news source and the
+ * watchlist's evaluation recognise a company by the same name.
+ */
+export function coreNameSql(column: string): string {
+  const strip = (text: string) => `regexp_replace(${text}, '${LEGAL_FORM.source}', '', 'i')`;
+  const core = `rtrim(${strip(strip(`btrim(lower(${column}))`))}, ' ,')`;
+  return `(CASE WHEN length(${core}) >= 2 THEN ${core} ELSE btrim(lower(${column})) END)`;
+}

@@ -82,10 +82,15 @@ const SENIORITY_WORDS: readonly [RegExp, Seniority][] = [
 export function jobPostingProfile(
   title: string | null | undefined,
   location: string | null | undefined,
+  /** The department the job board files the posting under, when it names one: it wins over the title's words. */
+  boardDepartment?: string | null,
 ): JobPostingProfile {
   const persona = title ? matchPersona(title) : undefined;
+  const filed = boardDepartment ? (DEPARTMENT_WORDS.find(([words]) => words.test(boardDepartment))?.[1] ?? null) : null;
   const department =
-    persona?.department ?? (title ? (DEPARTMENT_WORDS.find(([words]) => words.test(title))?.[1] ?? null) : null);
+    filed ??
+    persona?.department ??
+    (title ? (DEPARTMENT_WORDS.find(([words]) => words.test(title))?.[1] ?? null) : null);
   const seniority =
     persona?.seniority ??
     (title ? (SENIORITY_WORDS.find(([words]) => words.test(title))?.[1] ?? 'individual_contributor') : null);

@@ -129,6 +129,18 @@ export const NEWS_EVENT_TYPES = [
 
 export type NewsEventType = (typeof NEWS_EVENT_TYPES)[number];
 
+/** `news_event_label` of each `news_event_type` (the demo feed and the news source say the same). */
+export const NEWS_EVENT_LABELS: Readonly<Record<NewsEventType, string>> = {
+  funding: 'Funding',
+  mergers_acquisitions: 'Mergers & Acquisitions',
+  expansion: 'Expansion',
+  leadership_change: 'Leadership Change',
+  product_launch: 'Product Launch',
+  contract_partnership: 'Contract & Partnership',
+  restructuring: 'Restructuring',
+  event_participation: 'Event Participation',
+};
+
 /** Fields every lead `signal` block carries, whatever the type. */
 export const COMMON_SIGNAL_FIELDS = ['id', 'name', 'type', 'last_signal', 'last_signal_date'] as const;
 

@@ -21,6 +21,12 @@ import { AssistantSignIn1732241000000 } from './migrations/1732241000000-assista
 import { OAuthHashedRecords1732241100000 } from './migrations/1732241100000-oauth-hashed-records';
 import { SignInAttempts1732241200000 } from './migrations/1732241200000-sign-in-attempts';
 import { Sources1732241300000 } from './migrations/1732241300000-sources';
+import { CompanyProfiles1732241400000 } from './migrations/1732241400000-company-profiles';
+import { JobBoardPhases1732241500000 } from './migrations/1732241500000-job-board-phases';
+import { News1732241600000 } from './migrations/1732241600000-news';
+import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
+import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
+import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -40,6 +46,12 @@ export const migrations = [
   OAuthHashedRecords1732241100000,
   SignInAttempts1732241200000,
   Sources1732241300000,
+  CompanyProfiles1732241400000,
+  JobBoardPhases1732241500000,
+  News1732241600000,
+  SecFormD1732241700000,
+  Suppressions1732241900000,
+  CrmExclusions1732242100000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -111,9 +111,14 @@ export class ServiceMetrics {
         for (const row of charged) this.set({ operation: row.operation }, row.credits);
       },
     });
-    // Per intent source: what it has ingested and the errors it has met so far (a board, a page).
+    // Per intent source: what it has ingested, left out by its rules, and the errors it has met so far.
     for (const [metric, column, help] of [
       ['source_records', 'records_ingested', 'Records an intent source has ingested so far, by source'],
+      [
+        'source_dropped',
+        'records_dropped',
+        'Records an intent source has read and left out by its rules so far, by source',
+      ],
       ['source_errors', 'errors_count', 'Errors an intent source has met so far (a board, a page), by source'],
     ] as const) {
       new Gauge({

@@ -8,6 +8,8 @@ import { AssistantGrants } from './assistant-grants';
 import { ApiKeys } from './api-keys';
 import { Credits } from './credits';
 import { CrmConnections } from './crm/connections';
+import { CrmRecordSync } from './crm/record-sync';
+import { CrmSyncSchedules } from './crm/sync-schedules';
 import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
@@ -36,6 +38,8 @@ import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { createSources } from './sources';
+import { Suppressions } from './suppressions';
+import { SignalPreviews } from './signals/preview';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -55,6 +59,7 @@ export function createServices(deps: ServiceDeps) {
   const clock = deps.clock ?? new Clock();
   const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
   const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
+  const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   const apiKeys = new ApiKeys(deps.db, secrets);
@@ -63,10 +68,12 @@ export function createServices(deps: ServiceDeps) {
     clock,
     watchlists,
     crmConnections,
+    crmSyncSchedules,
     integrations,
     credits,
     lifecycle,
     apiKeys,
+    secrets,
   });
   const metrics = new ServiceMetrics(deps.db);
   const webhookSender = new WebhookSender(deps.db, deps.config);
@@ -79,8 +86,11 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apiKeys,
     crmConnections,
+    crmSyncSchedules,
+    crmRecordSync: new CrmRecordSync(deps.db, crmConnections, deps.config),
     integrations,
     watchlists,
+    suppressions: new Suppressions(deps.db),
     signals,
     signalLifecycle: lifecycle,
     signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),
@@ -103,13 +113,14 @@ export function createServices(deps: ServiceDeps) {
       deps.db,
       apiKeys,
       webhookSender,
-      new DestinationSender(integrations, crmConnections, deps.config),
+      new DestinationSender(integrations, crmConnections, deps.config, secrets),
       new EndpointRates(deps.db),
       { metrics, logger: deps.logger },
     ),
   };
   return {
     ...services,
+    signalPreviews: new SignalPreviews(deps.db, { clock, funnel: services.funnel, signals }),
     ...createSources(deps, services.ingestion),
     webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deps.temporal),
   };

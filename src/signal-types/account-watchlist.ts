@@ -10,6 +10,7 @@ import {
   resolveWatchlistSources,
 } from '../catalogue/watchlist-events';
 import type { Signal } from '../db/entities/signal';
+import { coreNameSql } from '../catalogue/identifiers';
 import {
   DAY_MS,
   LEAD_FOR_EVENT,
@@ -64,13 +65,14 @@ const newsText = (field: string) => `coalesce(e.data->>'${field}', '')`;
 const ARTICLE_TEXT = `lower(${newsText('news_headline')} || ' ' || ${newsText('news_title')} || ' ' || ${newsText('news_summary')})`;
 /**
  * A company_news event counts only when its article is there (URL, and headline or title) and
- * names the company: its name in the headline, title or summary; or its domain, or the domain's
+ * names the company: its name (without legal form, as the news source reads it) in the
+ * headline, title or summary; or its domain, or the domain's
  * first label as a word ("acme" of acme.co.uk, at least 3 characters), there or in the URL.
  * Other events pass.
  */
 const NEWS_NAMES_COMPANY = `(e.type <> 'company_news' OR (
     ${newsText('news_url')} <> '' AND (${newsText('news_headline')} <> '' OR ${newsText('news_title')} <> '')
-    AND (strpos(${ARTICLE_TEXT}, lower(c.name)) > 0
+    AND (strpos(${ARTICLE_TEXT}, ${coreNameSql('c.name')}) > 0
       OR (c.domain IS NOT NULL AND (strpos(lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}, c.domain) > 0
         OR (length(split_part(c.domain, '.', 1)) >= 3
             AND (lower(${newsText('news_url')}) || ' ' || ${ARTICLE_TEXT}) ~ ('\\m' || split_part(c.domain, '.', 1) || '\\M')))))))`;

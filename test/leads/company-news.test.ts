@@ -63,3 +63,32 @@ test('news becomes a lead only when its article is there and names the company; 
   });
   expect(funnel.leads).toBe(2);
 });
+
+test('a company stored with its legal form is named in news without it, as the news source reads it', async () => {
+  const beta = company('beta-foods', { name: 'Beta Foods GmbH', domain: 'betafoods-kitchen.de' });
+  await ingest(bed.stack, [
+    beta,
+    event('news-beta', 'company_news', daysAgo(2), beta.id, {
+      data: {
+        news_event_type: 'funding',
+        news_headline: 'Beta Foods raises EUR 5M for its kitchens',
+        news_url: 'https://www.foodwire.example/2026/11/beta',
+      },
+    }),
+    event('news-beta-other', 'company_news', daysAgo(3), beta.id, {
+      data: {
+        news_event_type: 'funding',
+        news_headline: 'Betamax Foods raises EUR 1M',
+        news_url: 'https://www.foodwire.example/2026/11/betamax',
+      },
+    }),
+  ]);
+  const signal = await createSignal(bed.api, 'account-watchlist', {
+    name: 'Beta news',
+    status: 'active',
+    config: { companies: ['betafoods-kitchen.de'], sources: { company_news: { enabled: true } } },
+  });
+  await settled(bed.stack, signal.id);
+  const leads = await allLeads(bed.api, signal.id);
+  expect(leads.map((lead) => lead.signal.news_url)).toEqual(['https://www.foodwire.example/2026/11/beta']);
+});

@@ -173,6 +173,7 @@ describe('fundraising', () => {
       ['companySizeFilters', 0],
       ['locations', 0],
       ['targetPersonas', 0],
+      ['suppressed', 0],
       ['duplicate', 0],
       ['dailyLeadLimit', 0],
       ['credits', 0],

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger';
 import { startApi } from '../../api/server';
 import { company, ingest, person, waitFor } from '../leads/fixtures';
 import { signUp, tableRows, useBrowserStack, watchPage } from '../dashboard/browser';
-import { SPECIFIED_TOOLS, callTool, toolServerUrl } from './helpers';
+import { SERVED_TOOLS, callTool, toolServerUrl } from './helpers';
 import {
   AssistantCredentials,
   assistantTransport,
@@ -102,7 +102,7 @@ test('an assistant that knows only the URL signs in, lists the tools, spends cre
   const client = await connectWith(mcpUrl(), credentials);
   open.push(client);
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual([...SPECIFIED_TOOLS].sort());
+  expect(tools.map((t) => t.name).sort()).toEqual([...SERVED_TOOLS].sort());
 
   // A tool that spends credits spends the account's: 20 starter credits, find_email costs 0.5.
   const found = await callTool(client, 'find_email', {

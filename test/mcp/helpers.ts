@@ -30,6 +30,15 @@ export const SPECIFIED_TOOLS = [
   'get_phone_lookup_result',
 ] as const;
 
+/** Every tool the server lists: the specification's, then the cost preview's and the suppression list's (issue 27). */
+export const SERVED_TOOLS = [
+  ...SPECIFIED_TOOLS,
+  'preview_signal',
+  'list_suppressions',
+  'add_suppressions',
+  'delete_suppression',
+] as const;
+
 export const toolServerUrl = (stack: Stack) => `${stack.url}/mcp`;
 
 /** An assistant connected to the tool server with an API key, as an MCP host configures it. */

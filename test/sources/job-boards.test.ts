@@ -21,6 +21,8 @@ beforeAll(async () => {
       SOURCES_HOST_MAP: `boards-api.greenhouse.io=${greenhouse.origin},api.lever.co=${lever.origin},api.ashbyhq.com=${ashby.origin}`,
       SOURCES_HOST_INTERVAL_MS: '20',
       SOURCES_TIMEOUT_MS: '20000',
+      // No tick of the schedule during the tests: every run here is the operator's run now.
+      JOB_BOARDS_TICK: '1h',
     },
   });
   await stack.services.sources.schedules.ensure(stack.services.sources.names);

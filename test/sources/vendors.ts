@@ -1,9 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What a stand-in answers for one path: a JSON body (with an ETag), a status, or a hold until released. */
+/**
+ * What a stand-in answers for one path: a JSON body (with an ETag), a document of another type
+ * (with an ETag or a Last-Modified), a status, or a hold until released.
+ */
 export type VendorAnswer =
   | { json: unknown; etag?: string }
+  | { text: string; contentType: string; etag?: string; lastModified?: string }
   | { status: number; headers?: Record<string, string>; body?: string }
   | { hold: Promise<void> };
 
@@ -15,12 +19,15 @@ export interface SeenRequest {
 
 /**
  * A vendor's API on 127.0.0.1, answering per path (path and query) as the test sets it; an
- * unknown path is a 404, as the vendors answer an unknown board. Honours If-None-Match.
+ * unknown path is a 404, as the vendors answer an unknown board. Honours If-None-Match and If-Modified-Since.
  */
 export interface VendorServer {
   origin: string;
   requests: SeenRequest[];
-  /** A function answers each request in turn (e.g. a 429 first, then the board). */
+  /**
+   * A function answers each request in turn (e.g. a 429 first, then the board). A path ending
+   * in `*` answers every path it begins (a search whose query carries the time of the request).
+   */
   answer(path: string, answer: VendorAnswer | (() => VendorAnswer)): void;
   close(): Promise<void>;
 }
@@ -31,11 +38,14 @@ export async function startVendor(): Promise<VendorServer> {
   const server = http.createServer(async (req, res) => {
     const path = req.url ?? '/';
     requests.push({ path, headers: req.headers, at: Date.now() });
-    const entry = answers.get(path);
+    const answerOf = () =>
+      answers.get(path) ??
+      [...answers.entries()].find(([key]) => key.endsWith('*') && path.startsWith(key.slice(0, -1)))?.[1];
+    const entry = answerOf();
     let answer = typeof entry === 'function' ? entry() : entry;
     while (answer && 'hold' in answer) {
       await answer.hold;
-      const next = answers.get(path);
+      const next = answerOf();
       answer = typeof next === 'function' ? next() : next;
     }
     if (!answer) {
@@ -48,6 +58,19 @@ export async function startVendor(): Promise<VendorServer> {
       res
         .writeHead(200, { 'content-type': 'application/json', ...(answer.etag ? { etag: answer.etag } : {}) })
         .end(JSON.stringify(answer.json));
+    } else if ('text' in answer) {
+      const validators = {
+        ...(answer.etag ? { etag: answer.etag } : {}),
+        ...(answer.lastModified ? { 'last-modified': answer.lastModified } : {}),
+      };
+      const unchanged =
+        (answer.etag && req.headers['if-none-match'] === answer.etag) ||
+        (answer.lastModified && req.headers['if-modified-since'] === answer.lastModified);
+      if (unchanged) {
+        res.writeHead(304, validators).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': answer.contentType, ...validators }).end(answer.text);
     } else {
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
     }

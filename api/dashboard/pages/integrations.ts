@@ -20,6 +20,7 @@ import {
 import { CRM_PROVIDERS } from '../../../src/services/crm/vendors';
 import { crmProviderOf } from '../../../src/services/crm/connections';
 import { dateTime } from './format';
+import type { CrmSyncStatus } from '../../../src/services/crm/record-sync';
 
 const TOOL_NAMES: Record<string, string> = DISPLAY_NAMES;
 
@@ -34,6 +35,7 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
     const overview = await integrations.overview(session.accountId);
     const sequencers = overview.integrations.filter((i) => i.kind === 'sequencer');
     const connections = await crmConnections.list(session.accountId);
+    const syncs = new Map((await services.crmRecordSync.statusOf(session.accountId)).map((s) => [s.connectionId, s]));
     send(
       ctx,
       page({
@@ -85,6 +87,7 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
                   <th>Tool</th>
                   <th>Connection</th>
                   <th>Status</th>
+                  <th>Exclusions sync</th>
                   <th></th>
                 </tr>
               </thead>
@@ -102,6 +105,9 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
                             ? html`<span class="badge">broken</span> ${c.brokenReason ?? ''}`
                             : html`<span class="badge active">connected</span>`
                         }
+                      </td>
+                      <td data-label="Exclusions sync" id="sync-${c.integrationId}">
+                        ${crmSyncCell(syncs.get(c.integrationId))}
                       </td>
                       <td>
                         <div class="actions">
@@ -192,6 +198,7 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
     const id = String(ctx.params.id);
     if (!isUuid(id)) throw notFound('Connection');
     const { revoked } = await crmConnections.disconnect(session.accountId, id);
+    await services.crmSyncSchedules.remove(id);
     await render(ctx, {
       kind: 'ok',
       text: revoked ? 'Disconnected, and the access was revoked at the tool.' : 'Disconnected.',
@@ -213,4 +220,21 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
       await render(ctx, errorNotice(err), (err as AppError).status);
     }
   });
+}
+
+/** The sync of a CRM's contacts and companies for signals' exclusions: last run, records held, what went wrong. */
+function crmSyncCell(sync: CrmSyncStatus | undefined) {
+  if (!sync) return html`<span class="hint">not a CRM with contacts</span>`;
+  if (!sync.lastRunAt) return html`<span class="hint">not synced: no signal excludes its records yet</span>`;
+  const held = `${sync.emails} emails, ${sync.domains} domains`;
+  return html`last run ${dateTime(sync.lastRunAt)} · ${held}
+  ${sync.lastSuccessAt ? html`<br />last complete ${dateTime(sync.lastSuccessAt)}` : ''}
+  ${
+    sync.connectionStatus === 'broken'
+      ? html`<br /><span class="badge">not excluding</span> the connection is broken: nothing is excluded until you
+          reconnect (the ${held} synced before are kept for then)`
+      : sync.error
+        ? html`<br /><span class="badge">error</span> ${sync.error}`
+        : ''
+  }`;
 }

@@ -11,6 +11,7 @@ import { html, type SafeHtml } from '../html';
 import { csrfField } from '../layout';
 import { field, lines } from '../web';
 import { dateTime } from './format';
+import { PREVIEW_PANEL_ID } from './signal-preview';
 
 /** The type's name as the catalogue gives it; an id no type is registered under is shown as is. */
 export const typeLabel = (signalTypeId: string) =>
@@ -226,6 +227,8 @@ export function signalForm(options: {
   values: FormValues;
   keys?: ApiKeySummary[];
   editing?: boolean;
+  /** Where the form's cost preview is asked for, and the one to show now (a preview asked without the script). */
+  preview?: { action: string; shown?: SafeHtml };
 }): SafeHtml {
   const { values, type } = options;
   const v = (name: string) => values.get(name) ?? '';
@@ -280,7 +283,13 @@ export function signalForm(options: {
         value="${v('duplicateHandling') || type.defaultDuplicateHandling}"
       />
     </div>`;
-  return html`<form class="stack" method="post" action="${options.action}">
+  const preview = options.preview;
+  return html`<form
+    class="stack"
+    method="post"
+    action="${options.action}"
+    ${preview ? html`data-preview-action="${preview.action}"` : ''}
+  >
     ${csrfField(options.session.csrfToken)}
     ${common}${formFields(type).map((formField) => formInput(formField, values, options.editing === true))}
     ${
@@ -292,6 +301,16 @@ export function signalForm(options: {
             >
           </div>`
     }
-    <div><button type="submit">${options.editing ? 'Save changes' : 'Create signal'}</button></div>
+    <div class="actions">
+      <button type="submit">${options.editing ? 'Save changes' : 'Create signal'}</button>
+      ${
+        preview
+          ? html`<button type="submit" class="secondary" formaction="${preview.action}" formnovalidate>
+              Preview cost
+            </button>`
+          : ''
+      }
+    </div>
+    ${preview ? html`<section class="card" id="${PREVIEW_PANEL_ID}" aria-live="polite">${preview.shown ?? ''}</section>` : ''}
   </form>`;
 }

@@ -9,6 +9,7 @@ import { page, postButton, type Notice } from '../layout';
 import {
   callerOf,
   errorNotice,
+  problemText,
   send,
   signedIn,
   validatedBody,
@@ -21,6 +22,15 @@ import { dateTime } from './format';
 import { bodyOfForm, signalForm, signalTable, statusBadge, typeLabel, valuesOfSignal } from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
 import { destinationsCard, destinationsPatchOf } from './signal-destinations';
+import { crmExclusionsCard, crmExclusionsOf } from './signal-crm-exclusions';
+import { previewPanel, previewProblem } from './signal-preview';
+
+/** The script asks for the preview panel alone; a form submitted without it gets the whole page. */
+const wantsFragment = (ctx: DashboardContext) => ctx.get('X-Preview') === 'fragment';
+const sendFragment = (ctx: DashboardContext, fragment: SafeHtml) => {
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = fragment.text;
+};
 
 const LEADS_PER_PAGE = 10;
 /** The types the dashboard creates: those whose module gives a dashboard form. */
@@ -76,11 +86,20 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     values: URLSearchParams,
     notice?: Notice,
     status = 200,
+    shownPreview?: SafeHtml,
   ) => {
     const session = signedIn(ctx);
     const keys = (await services.apiKeys.list(session.accountId)).filter((k) => !k.revokedAt);
+    const action = `/signals/new/${type.createPath}`;
     const body: SafeHtml = keys.length
-      ? signalForm({ session, type, action: `/signals/new/${type.createPath}`, values, keys })
+      ? signalForm({
+          session,
+          type,
+          action,
+          values,
+          keys,
+          preview: { action: `${action}/preview`, shown: shownPreview },
+        })
       : html`<p>
           First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.
         </p>`;
@@ -106,7 +125,25 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         await newForm(ctx, type, form, errorNotice(err), (err as AppError).status);
       }
     });
+    router.post(`/signals/new/${type.createPath}/preview`, async (ctx) => {
+      const session = signedIn(ctx);
+      const form = ctx.state.form as URLSearchParams;
+      const shown = await previewOfForm(session.accountId, type, bodyOfForm(type, form, false));
+      if (wantsFragment(ctx)) return sendFragment(ctx, shown);
+      await newForm(ctx, type, form, undefined, 200, shown);
+    });
   }
+
+  /** The cost preview of a form's create body, or why there is none, as the panel shows it. */
+  const previewOfForm = async (accountId: string, type: SignalType, body: Record<string, unknown>) => {
+    try {
+      const draft = validatedBody(createBodyOf(type), { ...body, name: body.name || 'Preview' });
+      return previewPanel(await services.signalPreviews.preview(accountId, type.signalTypeId, draft));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return previewProblem(problemText(err));
+    }
+  };
 
   const detail = async (ctx: DashboardContext, notice?: Notice, status = 200) => {
     const session = signedIn(ctx);
@@ -171,6 +208,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
             </div>
           </section>
           ${destinationsCard(session, signal.id, signal.destinations, connections)}
+          ${crmExclusionsCard(session, signal.id, signal.crmExclusions, connections)}
           <section class="card">
             <h2>Funnel, last 30 days</h2>
             ${funnelChart(funnel.candidates, funnel.stages, funnel.leads)}
@@ -190,7 +228,13 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
 
   router.get('/signals/:signalId', (ctx) => detail(ctx));
 
-  const editForm = async (ctx: DashboardContext, values?: URLSearchParams, notice?: Notice, status = 200) => {
+  const editForm = async (
+    ctx: DashboardContext,
+    values?: URLSearchParams,
+    notice?: Notice,
+    status = 200,
+    shownPreview?: SafeHtml,
+  ) => {
     const session = signedIn(ctx);
     const signal = await signals.get(session.accountId, signalIdOf(ctx));
     const type = signalType(signal.signalTypeId);
@@ -201,7 +245,14 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         section: '/signals',
         session,
         notice,
-        body: html`${signalForm({ session, type, action: `/signals/${signal.id}/edit`, values: values ?? valuesOfSignal(signal, type), editing: true })}
+        body: html`${signalForm({
+            session,
+            type,
+            action: `/signals/${signal.id}/edit`,
+            values: values ?? valuesOfSignal(signal, type),
+            editing: true,
+            preview: { action: `/signals/${signal.id}/edit/preview`, shown: shownPreview },
+          })}
           <p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
       }),
       status,
@@ -219,6 +270,24 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     } catch (err) {
       await editForm(ctx, form, errorNotice(err), (err as AppError).status);
     }
+  });
+
+  router.post('/signals/:signalId/edit/preview', async (ctx) => {
+    const session = signedIn(ctx);
+    const signal = await signals.get(session.accountId, signalIdOf(ctx));
+    const type = signalType(signal.signalTypeId);
+    const form = ctx.state.form as URLSearchParams;
+    const body = bodyOfForm(type, form, false);
+    if (type.watchesCompanies) {
+      // The edit form adds companies; the preview counts the ones already watched too.
+      const watched = await services.watchlists.list(signal.id, { limit: 10_000, offset: 0 });
+      const adding = ((body.config as { companies?: unknown[] }).companies ?? []) as unknown[];
+      const kept = watched.items.map(({ name, domain, linkedinUrl }) => ({ name, domain, linkedinUrl }));
+      (body.config as Record<string, unknown>).companies = [...kept, ...adding].slice(0, 10_000);
+    }
+    const shown = await previewOfForm(session.accountId, type, body);
+    if (wantsFragment(ctx)) return sendFragment(ctx, shown);
+    await editForm(ctx, form, undefined, 200, shown);
   });
 
   const action = (path: string, run: (ctx: DashboardContext, signalId: string) => Promise<Notice>) =>
@@ -244,6 +313,11 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     });
     await signals.update(callerOf(signedIn(ctx)), id, body);
     return { kind: 'ok', text: 'Destinations saved: new leads go there from now on.' };
+  });
+  action('crm-exclusions', async (ctx, id) => {
+    const body = validatedBody(updateSignalBody, { crmExclusions: crmExclusionsOf(ctx.state.form as URLSearchParams) });
+    await signals.update(callerOf(signedIn(ctx)), id, body);
+    return { kind: 'ok', text: 'CRM exclusions saved: they apply from the next evaluation.' };
   });
   action('pause', async (ctx, id) => {
     await signals.setStatus(callerOf(signedIn(ctx)), id, 'paused');
@@ -282,7 +356,7 @@ function leadEntry(lead: LoggedLead): SafeHtml {
   const who = contact ? `${contact.first_name ?? ''} ${contact.last_name ?? ''}`.trim() : '';
   const title = contact?.title ? String(contact.title) : '';
   const statuses = lead.deliveries.map((d) => d.status);
-  return html`<details class="lead">
+  return html`<details class="lead" id="lead-${lead.id}">
     <summary>
       <strong>${who || String(lead.payload.company.name ?? '')}</strong>${title ? ` · ${title}` : ''} ·
       ${String(lead.payload.company.name ?? '')} · ${String(lead.payload.signal.last_signal ?? '')} ·

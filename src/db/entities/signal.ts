@@ -1,5 +1,12 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
+/** Stored as the signal's `crmExclusions` setting says (kept here so the entity imports no service). */
+export interface CrmExclusions {
+  connectionId: string;
+  excludeExistingCrmContacts: boolean;
+  excludeCrmCompanies: boolean;
+}
+
 export const SIGNAL_STATUSES = ['draft', 'active', 'paused'] as const;
 export type SignalStatus = (typeof SIGNAL_STATUSES)[number];
 
@@ -33,6 +40,10 @@ export class Signal {
 
   @Column({ type: 'jsonb', default: () => "'{}'" })
   destinations!: Record<string, unknown>;
+
+  /** Exclusions from the customer's CRM (src/services/signals/crm-exclusions.ts); null: none. */
+  @Column({ name: 'crm_exclusions', type: 'jsonb', nullable: true })
+  crmExclusions!: CrmExclusions | null;
 
   @Column({ name: 'daily_lead_limit', type: 'integer' })
   dailyLeadLimit!: number;

@@ -64,24 +64,8 @@ export class SalesforceCrm {
     return typeof id === 'string' ? id : undefined;
   }
 
-  private async send(call: VendorCall): Promise<unknown> {
-    const reply = await vendorRequest(call);
-    if (reply.status >= 200 && reply.status < 300) return reply.body;
-    const code = Array.isArray(reply.body)
-      ? (reply.body[0] as { errorCode?: unknown } | undefined)?.errorCode
-      : undefined;
-    if (code === 'REQUEST_LIMIT_EXCEEDED') {
-      throw new OutboundHttpError(
-        `salesforce ${call.operation}: the org's API request limit is used up (REQUEST_LIMIT_EXCEEDED)`,
-        {
-          vendor: this.name,
-          status: reply.status,
-          permanent: false,
-          retryAfterSeconds: MAX_RETRY_AFTER_SECONDS,
-        },
-      );
-    }
-    throw vendorFailure(call, reply);
+  private send(call: VendorCall): Promise<unknown> {
+    return salesforceSend(call);
   }
 
   private call(
@@ -95,4 +79,23 @@ export class SalesforceCrm {
     const api = { ...this.endpoint, baseUrl: `${this.endpoint.baseUrl}/services/data/${SALESFORCE_API_VERSION}` };
     return bearerCall(this.name, api, token, { operation, method, path, query, json });
   }
+}
+
+/**
+ * One call answered 2xx, else its error: REQUEST_LIMIT_EXCEEDED (the org's daily API allowance)
+ * waits an hour, everything else is classified as every vendor's is.
+ */
+export async function salesforceSend(call: VendorCall): Promise<unknown> {
+  const reply = await vendorRequest(call);
+  if (reply.status >= 200 && reply.status < 300) return reply.body;
+  const code = Array.isArray(reply.body)
+    ? (reply.body[0] as { errorCode?: unknown } | undefined)?.errorCode
+    : undefined;
+  if (code === 'REQUEST_LIMIT_EXCEEDED') {
+    throw new OutboundHttpError(
+      `salesforce ${call.operation}: the org's API request limit is used up (REQUEST_LIMIT_EXCEEDED)`,
+      { vendor: 'salesforce', status: reply.status, permanent: false, retryAfterSeconds: MAX_RETRY_AFTER_SECONDS },
+    );
+  }
+  throw vendorFailure(call, reply);
 }

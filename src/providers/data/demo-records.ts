@@ -14,14 +14,16 @@ import { findIndustry, industriesInCategory, isKnownIndustry } from '../../catal
 import { citiesOf, countryName, majorCitiesOf, type GazetteerCity } from '../../catalogue/locations';
 import { listPersonas, matchPersona, type Persona, type Seniority } from '../../catalogue/personas';
 import { listTechnographicTools } from '../../catalogue/technographics';
-import { NEWS_EVENT_TYPES, type NewsEventType } from '../../catalogue/watchlist-events';
+import { NEWS_EVENT_LABELS, NEWS_EVENT_TYPES } from '../../catalogue/watchlist-events';
 import type { CompanyRecordInput, EventRecordInput, EventType, IngestRecordInput, PersonRecordInput } from './records';
 
 export const DEMO_SEED = 20241122;
 
 export const DEMO_HISTORY = { companies: 300, people: 1500, events: 1200, days: 120 } as const;
 
-export const demoCompanyId = (n: number) => `demo-company-${n}`;
+/** Demo companies' domains are made up and may be someone's real site: the company-profiles source never reads them. */
+export const DEMO_COMPANY_ID_PREFIX = 'demo-company-';
+export const demoCompanyId = (n: number) => `${DEMO_COMPANY_ID_PREFIX}${n}`;
 export const demoPersonId = (n: number) => `demo-person-${n}`;
 export const demoEventId = (n: number) => `demo-event-${n}`;
 /** Live events are numbered within their tick; the tick's instant keeps them apart across restarts. */
@@ -358,16 +360,6 @@ const ROUNDS: Readonly<Record<string, [number, number]>> = {
 const DEAL_TYPES = ['Acquisition', 'Merger', 'Majority Stake Acquisition', 'Asset Acquisition', 'Acqui-hire'];
 const JOB_SOURCES = ['LinkedIn', 'Indeed', 'Glassdoor', 'Welcome to the Jungle', 'StepStone', 'Company website'];
 const ENGAGEMENTS = ['like', 'comment', 'share', 'celebrate', 'support', 'insightful'];
-const NEWS_LABELS: Readonly<Record<NewsEventType, string>> = {
-  funding: 'Funding',
-  mergers_acquisitions: 'Mergers & Acquisitions',
-  expansion: 'Expansion',
-  leadership_change: 'Leadership Change',
-  product_launch: 'Product Launch',
-  contract_partnership: 'Contract & Partnership',
-  restructuring: 'Restructuring',
-  event_participation: 'Event Participation',
-};
 const PUBLISHERS: readonly [string, string][] = [
   ['techcrunch.com', 'TechCrunch'],
   ['businesswire.com', 'Business Wire'],
@@ -853,7 +845,7 @@ export class DemoRecords {
     })();
     const data: Record<string, string | number> = {
       news_event_type: type,
-      news_event_label: NEWS_LABELS[type],
+      news_event_label: NEWS_EVENT_LABELS[type],
       news_event_date: day(at),
       news_headline: headline,
       news_url: `https://www.${publisherDomain}/${at.getUTCFullYear()}/${month(at).slice(5)}/${slugOf(headline)}`,

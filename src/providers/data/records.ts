@@ -208,6 +208,13 @@ export const eventRecord = z
       .max(200)
       .nullish()
       .transform((id) => id || null),
+    /** A job posting's department as its job board files it; a hiring signal's department filter reads it before the title. */
+    department: z
+      .string()
+      .trim()
+      .max(200)
+      .nullish()
+      .transform((name) => name || null),
     // Values are checked field by field below, which words the errors better than a union would.
     // null is dropped so that the lead's empty-string default applies.
     data: z

@@ -98,7 +98,10 @@ export class Deliveries {
     }
     // The endpoint's slot is claimed last, right before the send, so a 429 noted meanwhile by
     // another attempt holds this one back.
-    const origin = delivery.route === 'webhook' ? endpointOf(delivery.target) : null;
+    const origin =
+      delivery.route === 'webhook'
+        ? endpointOf(delivery.target)
+        : this.destinations.paceKeyOf(delivery.route, delivery.target);
     let paced = false;
     if (origin) {
       const slot = await this.rates.claimSlot(origin, options.maxWaitMs);
@@ -211,6 +214,7 @@ export class Deliveries {
       attempt: delivery.attempts,
       accountId: delivery.account_id,
       leadId: delivery.lead_id,
+      signalId: delivery.signal_id,
       route: delivery.route,
       target: delivery.target,
       integrationId: delivery.integration_id ?? delivery.crm_connection_id ?? null,

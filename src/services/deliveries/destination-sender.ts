@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Config } from '../../config';
 import { HubSpotCrm, type CrmLead } from '../../providers/crm/hubspot';
 import { SalesforceCrm } from '../../providers/crm/salesforce';
@@ -8,13 +9,19 @@ import { isSequencerName } from '../../providers/sequencers';
 import { ConnectionBroken, type CrmAccess, type CrmConnections } from '../crm/connections';
 import { isCrmProvider, type CrmProvider } from '../crm/vendors';
 import type { Integrations } from '../integrations';
-import { crmLeadFrom, sequencerLeadFrom } from './route-payloads';
+import { crmLeadFrom, sequencerLeadFrom, slackLeadFrom } from './route-payloads';
+import type { SecretBox } from '../../crypto/secret-box';
+import { SlackWebhooks } from '../../providers/slack/incoming-webhook';
+import { leadMessage } from '../../providers/slack/lead-message';
 
 /** A destination route of a lead, as the delivery row records it. */
 export interface DestinationRoute {
   /** The tool's name: `lemlist`, `hubspot`, ... */
   route: string;
-  /** The campaign id for a sequencer, the CRM's name for a CRM, `{spreadsheetId}!{sheet}` for Google Sheets. */
+  /**
+   * The campaign id for a sequencer, the CRM's name for a CRM, `{spreadsheetId}!{sheet}` for
+   * Google Sheets, the sealed webhook URL for Slack (the URL is a credential).
+   */
   target: string;
   /** The connected account of the tool the destination names; null: the account's only one. */
   integrationId: string | null;
@@ -26,6 +33,8 @@ export interface DestinationPush {
   attempt: number;
   accountId: string;
   leadId: string;
+  /** The lead's signal: Slack links to the lead on its page. */
+  signalId: string;
   route: string;
   target: string;
   integrationId: string | null;
@@ -42,7 +51,7 @@ export type PushResult =
 /** Nothing a retry could change (no e-mail, no adapter, not connected): fails the delivery at once. */
 class NotSendable extends Error {}
 
-/** The routes a signal's stored `destinations` give each new lead: enabled CRMs, and each sequencer with a campaign. */
+/** The routes a signal's stored `destinations` give each new lead: enabled CRMs and Slack, and each sequencer with a campaign. */
 export function destinationRoutesOf(destinations: Record<string, unknown> | null | undefined): DestinationRoute[] {
   const routes: DestinationRoute[] = [];
   for (const [route, value] of Object.entries(destinations ?? {})) {
@@ -52,6 +61,7 @@ export function destinationRoutesOf(destinations: Record<string, unknown> | null
       integrationId?: unknown;
       spreadsheetId?: unknown;
       sheetName?: unknown;
+      webhookUrlSealed?: unknown;
     } | null;
     const integrationId = typeof destination?.integrationId === 'string' ? destination.integrationId : null;
     if (isCrmProvider(route) && destination?.enabled === true) {
@@ -60,13 +70,15 @@ export function destinationRoutesOf(destinations: Record<string, unknown> | null
       routes.push({ route, target, integrationId });
     } else if (isSequencerName(route) && typeof destination?.campaignId === 'string' && destination.campaignId) {
       routes.push({ route, target: destination.campaignId, integrationId });
+    } else if (route === 'slack' && destination?.enabled === true && typeof destination.webhookUrlSealed === 'string') {
+      routes.push({ route, target: destination.webhookUrlSealed, integrationId: null });
     }
   }
   return routes;
 }
 
 /**
- * One attempt of a lead to a sequencer or a CRM, through the vendor adapter, classified exactly
+ * One attempt of a lead to a sequencer, a CRM or Slack, through the vendor adapter, classified exactly
  * as a webhook answer is (contract section 6): 429 waits the vendor's Retry-After, 5xx and
  * time-outs back off, other 4xx are permanent. Every attempt is recorded by the delivery, even
  * one that was refused before any call, so the attempts list explains every failed delivery.
@@ -75,8 +87,27 @@ export class DestinationSender {
   constructor(
     private readonly integrations: Integrations,
     private readonly crmConnections: CrmConnections,
-    private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'GOOGLE_SHEETS_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
+    private readonly config: Pick<
+      Config,
+      'HUBSPOT_API_URL' | 'GOOGLE_SHEETS_API_URL' | 'WEBHOOK_TIMEOUT_MS' | 'SLACK_WEBHOOKS_URL' | 'PUBLIC_URL'
+    >,
+    /** Opens a Slack destination's sealed webhook URL. */
+    private readonly secrets: Pick<SecretBox, 'open'>,
   ) {}
+
+  /**
+   * The key a Slack webhook's send pace is noted under (as a webhook endpoint's origin is):
+   * Slack allows about one message a second per webhook, so one lead's 429 holds back the
+   * webhook's other leads too. A digest of the URL, never the URL. Null for other routes.
+   */
+  paceKeyOf(route: string, target: string): string | null {
+    if (route !== 'slack') return null;
+    try {
+      return `slack:${createHash('sha256').update(this.secrets.open(target)).digest('hex').slice(0, 32)}`;
+    } catch {
+      return null;
+    }
+  }
 
   /** One push, classified; the caller records the attempt with the delivery's new state. */
   async send(input: DestinationPush): Promise<PushResult> {
@@ -111,6 +142,27 @@ export class DestinationSender {
         if (!(err instanceof OutboundHttpError && err.status === 401)) throw err;
         await this.pushToCrm(route, await this.crmAccess(input, route, true), mapped.lead, input);
       }
+      return;
+    }
+    if (route === 'slack') {
+      let webhookUrl: string;
+      try {
+        webhookUrl = this.secrets.open(input.target);
+      } catch {
+        throw new NotSendable(
+          'not sent: the stored Slack webhook URL cannot be opened (SECRETS_KEY changed?); save it again',
+        );
+      }
+      const lead = slackLeadFrom(input.payload, {
+        leadId: input.leadId,
+        signalId: input.signalId,
+        publicUrl: this.config.PUBLIC_URL,
+      });
+      const slack = new SlackWebhooks({
+        baseUrl: this.config.SLACK_WEBHOOKS_URL,
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      });
+      await slack.post(webhookUrl, leadMessage(lead));
       return;
     }
     throw new NotSendable(`not sent: unknown route ${route}`);

@@ -1,5 +1,6 @@
 import { companyDomainOf, type CrmLead } from '../../providers/crm/hubspot';
 import type { SequencerLead } from '../../providers/sequencers';
+import type { SlackLead } from '../../providers/slack/lead-message';
 
 /**
  * What each destination receives, mapped from the ONE stored lead payload (the Lead resource
@@ -84,4 +85,48 @@ export function crmLeadFrom(payload: string | StoredLead, leadId: string, tool: 
     };
   }
   return { ok: true, lead };
+}
+
+/** The event's own line, from the first fields its kind fills (job change, news, job ad, funding, post). */
+function eventDetailOf(signal: Record<string, unknown>): { detail: string; url: string } {
+  const previous = [text(signal.previous_title), text(signal.previous_company)].filter(Boolean).join(' at ');
+  const funding = [text(signal.funding_type) || text(signal.funding_stage), text(signal.funding_amount_usd)]
+    .filter(Boolean)
+    .join(', $');
+  const detail =
+    (previous && `previously ${previous}`) ||
+    text(signal.news_headline) ||
+    text(signal.news_title) ||
+    text(signal.job_offer_title) ||
+    funding ||
+    text(signal.deal_type) ||
+    text(signal.engagement_type);
+  const url = text(signal.news_url) || text(signal.job_offer_url) || text(signal.post_url);
+  return { detail, url };
+}
+
+/**
+ * A Slack alert: who, what happened, the signal, and links to the person, the company and the
+ * lead in the dashboard (`{publicUrl}/signals/{id}#lead-{leadId}`; none without PUBLIC_URL).
+ * Every lead can be announced, company-level ones included.
+ */
+export function slackLeadFrom(
+  payload: string | StoredLead,
+  where: { leadId: string; signalId: string; publicUrl: string | undefined },
+): SlackLead {
+  const { signal, contact, company } = parts(payload);
+  const { detail, url } = eventDetailOf(signal);
+  return {
+    personName: [text(contact?.first_name), text(contact?.last_name)].filter(Boolean).join(' '),
+    title: text(contact?.title),
+    companyName: text(company.name),
+    event: text(signal.last_signal),
+    eventDetail: detail,
+    eventUrl: url,
+    eventDate: text(signal.last_signal_date),
+    signalName: text(signal.name),
+    personUrl: text(contact?.linkedin_profile_url),
+    companyUrl: text(company.website) || text(company.linkedin_url),
+    dashboardUrl: where.publicUrl ? `${where.publicUrl}/signals/${where.signalId}#lead-${where.leadId}` : '',
+  };
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { rows } from '../../db/sql';
+import { changed, rows } from '../../db/sql';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
@@ -113,6 +113,24 @@ export class Ingestion {
     };
   }
 
+  /**
+   * A later word on a stored event (a Form D amendment on its original filing): the event's
+   * `data` is replaced, its id, type, time, company and person kept, so no signal sees a new
+   * event and none makes a second lead. Checked as an ingested event is; answers whether an
+   * event of that id, type and company was stored.
+   */
+  async reviseEvent(input: unknown): Promise<boolean> {
+    const parsed = validate(input);
+    if (typeof parsed === 'string') throw invalidRequest(parsed);
+    if (parsed.kind !== 'event') throw invalidRequest('kind: must be "event"');
+    const { count } = await changed(
+      this.db,
+      `UPDATE events SET data = $4::jsonb WHERE id = $1 AND type = $2 AND company_id = $3`,
+      [parsed.id, parsed.type, parsed.companyId, JSON.stringify(parsed.data)],
+    );
+    return count > 0;
+  }
+
   /** Adds to `known` those of `ids` that are already stored in `table`. */
   private async addStored(table: 'companies' | 'people', ids: string[], known: Set<string>): Promise<void> {
     const missing = [...new Set(ids.filter((id) => !known.has(id)))];
@@ -199,7 +217,7 @@ export class Ingestion {
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (e) => {
         const posting = POSTING_EVENT_TYPES.has(e.type)
-          ? jobPostingProfile(text(e.data.job_offer_title), text(e.data.job_offer_location))
+          ? jobPostingProfile(text(e.data.job_offer_title), text(e.data.job_offer_location), e.department)
           : undefined;
         return [
           e.id,

@@ -4,6 +4,8 @@ import type { Signal } from '../../db/entities/signal';
 import { signalType } from '../../signal-types/registry';
 import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 import type { EvaluationPlan } from './evaluation-rules';
+import { suppressionFilter } from './suppression-rule';
+import { crmExclusionFilter } from './crm-exclusion-rule';
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
 export function leadsLeftToday(
@@ -13,9 +15,18 @@ export function leadsLeftToday(
   return signal.dailyLeadLimit - (signal.leadsDay === today ? signal.leadsToday : 0);
 }
 
-/** The evaluation of this signal at `now`, as its type plans it; each call builds fresh bind values, so callers may append their own. */
+/**
+ * The evaluation of this signal at `now`: its type's plan, then the account's suppression list
+ * (the funnel's `suppressed` stage) and, when the signal sets them, its CRM exclusions (`crmExcluded`). Each call builds fresh bind values, so callers may append
+ * their own.
+ */
 export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
-  return signalType(signal.signalTypeId).evaluationPlan(signal, now);
+  const plan = signalType(signal.signalTypeId).evaluationPlan(signal, now);
+  const crm = crmExclusionFilter(signal.crmExclusions ?? null, plan.args);
+  return {
+    ...plan,
+    filters: [...plan.filters, suppressionFilter(signal.accountId, plan.args), ...(crm ? [crm] : [])],
+  };
 }
 
 /** The oldest candidates first, so deferred ones are produced before newer ones on later days. */
@@ -26,6 +37,19 @@ export async function findCandidates(
   limit: number,
 ): Promise<Candidate[]> {
   const plan = evaluationPlan(signal, now);
+  const { args } = plan;
+  return rows<Candidate>(
+    tx,
+    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
+      FROM ${plan.from}
+      WHERE ${candidateCondition(plan)}
+      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
+    args,
+  );
+}
+
+/** What makes a row of the plan a candidate: every rule, no lead yet for the event, and the duplicate rule. */
+export function candidateCondition(plan: EvaluationPlan): string {
   const where = [
     plan.kind,
     plan.watched,
@@ -33,13 +57,5 @@ export async function findCandidates(
     `NOT ${plan.isLead}`,
     plan.subjectAllowed,
   ];
-  const { args } = plan;
-  return rows<Candidate>(
-    tx,
-    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
-      FROM ${plan.from}
-      WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
-    args,
-  );
+  return where.map((condition) => `(${condition})`).join('\n AND ');
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { rows } from '../../db/sql';
+import { rows, type Queryable } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { invalidRequest } from '../../errors';
@@ -66,7 +66,12 @@ export class Funnel {
     private readonly clock: Clock,
   ) {}
 
-  async ofSignal(signal: Signal, window: { from?: Date; to?: Date } = {}): Promise<SignalFunnel> {
+  /** `db` is a transaction's when the signal exists only there (a cost preview). */
+  async ofSignal(
+    signal: Signal,
+    window: { from?: Date; to?: Date } = {},
+    db: Queryable = this.db,
+  ): Promise<SignalFunnel> {
     const now = this.clock.now();
     const to = window.to ?? now;
     const from = window.from ?? new Date(to.getTime() - DEFAULT_FUNNEL_DAYS * DAY_MS);
@@ -108,7 +113,7 @@ export class Funnel {
     ];
     // One row: counts of the whole queue; `reached_i` those through stage i.
     const [row] = await rows<FunnelRow>(
-      this.db,
+      db,
       `WITH flagged AS (
          SELECT e.id, e.occurred_at, ${plan.subject} AS subject,
            CASE WHEN produced.lead_at IS NOT NULL THEN produced.lead_at >= ${fromArg} AND produced.lead_at < ${toArg}

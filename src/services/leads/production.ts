@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, firstRow, rows } from '../../db/sql';
-import { Signal, type SignalStatus } from '../../db/entities/signal';
+import { Signal, type CrmExclusions, type SignalStatus } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import type { Credits } from '../credits';
 import { signalType } from '../../signal-types/registry';
@@ -8,6 +8,8 @@ import type { Candidate } from './candidate';
 import { findCandidates, leadsLeftToday } from './evaluation';
 import { duplicateWindowDays } from './evaluation-rules';
 import { leadIdFor } from './lead-identity';
+import { suppressionFilter } from './suppression-rule';
+import { crmExclusionFilter } from './crm-exclusion-rule';
 import { buildLeadPayload } from './payload';
 import { leadSummary } from './lead-summary';
 import { LEAD_DELIVERIES_SQL, planLeadDeliveries } from '../deliveries/lead-deliveries';
@@ -99,7 +101,7 @@ export class LeadProduction {
       // The row lock orders concurrent producers of one signal and fixes the day's count.
       const locked = await firstRow<LockedSignalRow>(
         tx,
-        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations
+        `SELECT status, deleted_at, leads_today, leads_day::text AS leads_day, daily_lead_limit, webhook_url, destinations, crm_exclusions
          FROM signals WHERE id = $1 FOR UPDATE`,
         [signal.id],
       );
@@ -107,7 +109,12 @@ export class LeadProduction {
       const today = this.clock.utcDay(now);
       const leadsToday = locked.leads_day === today ? locked.leads_today : 0;
       let stop: StopReason | undefined;
-      let chosen = await this.withoutRepeatedSubjects(tx, signal, candidates, now);
+      let chosen = await this.withoutSuppressed(
+        tx,
+        signal,
+        locked.crm_exclusions,
+        await this.withoutRepeatedSubjects(tx, signal, candidates, now),
+      );
       if (chosen.length > locked.daily_lead_limit - leadsToday) {
         chosen = chosen.slice(0, Math.max(0, locked.daily_lead_limit - leadsToday));
         stop = 'cap';
@@ -207,6 +214,33 @@ export class LeadProduction {
     );
   }
 
+  /**
+   * Candidates no suppression entry names now and, with the signal's CRM exclusions as locked,
+   * not in the CRM's synced records: the evaluation left them out; this repeats the check
+   * inside the production transaction, so an entry or record added since is honoured.
+   */
+  private async withoutSuppressed(
+    tx: EntityManager,
+    signal: Signal,
+    crmExclusions: CrmExclusions | null,
+    candidates: Candidate[],
+  ): Promise<Candidate[]> {
+    if (candidates.length === 0) return candidates;
+    const args: unknown[] = [signal.id];
+    const crm = crmExclusionFilter(crmExclusions, args);
+    const sql = [suppressionFilter(signal.accountId, args).sql, ...(crm ? [crm.sql] : [])].join(' AND ');
+    const allowed = await rows<{ i: number }>(
+      tx,
+      `SELECT x.i FROM unnest($${args.push(candidates.map((c) => c.company_id))}::text[],
+           $${args.push(candidates.map((c) => c.person_id))}::text[]) WITH ORDINALITY AS x(company_id, person_id, i)
+         JOIN companies c ON c.id = x.company_id LEFT JOIN people p ON p.id = x.person_id
+       WHERE ${sql}`,
+      args,
+    );
+    const kept = new Set(allowed.map((row) => Number(row.i) - 1));
+    return candidates.filter((_, index) => kept.has(index));
+  }
+
   private async markCreditsExhausted(signalId: string, now: Date): Promise<void> {
     await execute(
       this.db,
@@ -259,6 +293,7 @@ interface LockedSignalRow {
   daily_lead_limit: number;
   webhook_url: string | null;
   destinations: Record<string, unknown>;
+  crm_exclusions: CrmExclusions | null;
 }
 
 interface SummaryRow {

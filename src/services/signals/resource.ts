@@ -1,6 +1,7 @@
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { reviewSettings } from './settings-review';
+import { publicDestinations } from './destinations';
 import type { ImportResult } from './watchlists';
 
 /** The Signal resource of the specification, as every read and write answers it. */
@@ -13,7 +14,9 @@ export function signalResource(signal: Signal, clock: Clock, watchlist?: ImportR
     signalTypeId: signal.signalTypeId,
     webhookUrl: signal.webhookUrl,
     config: signal.config,
-    destinations: signal.destinations,
+    destinations: publicDestinations(signal.destinations),
+    // Present once set, as `watchlist` is: a signal without CRM exclusions reads as before.
+    ...(signal.crmExclusions ? { crmExclusions: signal.crmExclusions } : {}),
     dailyLeadLimit: signal.dailyLeadLimit,
     leadsToday: signal.leadsDay === clock.utcDay() ? signal.leadsToday : 0,
     leadsTotal: signal.leadsTotal,

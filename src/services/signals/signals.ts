@@ -14,11 +14,15 @@ import { companyEntries, type CompanyEntry } from './config';
 import { assertActivatable } from './activation';
 import { mergeConfig } from './config-merge';
 import { mergeDestinations, SEQUENCER_PROVIDERS, type DestinationsPatch } from './destinations';
+import { sealedSlackDestination, assertSlackDestination } from './slack-destination';
+import type { SecretBox } from '../../crypto/secret-box';
 import type { Integrations } from '../integrations';
 import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
 import { signalType, type SignalType, type SignalTypeId } from '../../signal-types/registry';
 import type { ImportResult, Watchlists } from './watchlists';
+import type { CrmSyncSchedules } from '../crm/sync-schedules';
+import { assertCrmExclusions, crmExclusionWarnings, type CrmExclusionsSetting } from './crm-exclusions';
 
 export interface CreateSignalInput {
   name: string;
@@ -35,6 +39,7 @@ export interface UpdateSignalInput {
   config?: Record<string, unknown>;
   webhookUrl?: string | null;
   destinations?: DestinationsPatch;
+  crmExclusions?: CrmExclusionsSetting;
   dailyLeadLimit?: number;
   duplicateHandling?: string;
 }
@@ -52,7 +57,9 @@ export interface SignalCollaborators {
   config: Pick<Config, 'WEBHOOK_ALLOW_PRIVATE_TARGETS'>;
   clock: Clock;
   watchlists: Pick<Watchlists, 'import' | 'count'>;
-  crmConnections: Pick<CrmConnections, 'resolveDestination'>;
+  crmConnections: Pick<CrmConnections, 'resolveDestination' | 'list'>;
+  /** A connection a signal excludes from gets its sync schedule. */
+  crmSyncSchedules: Pick<CrmSyncSchedules, 'ensure'>;
   integrations: Pick<Integrations, 'resolveSequencerDestination'>;
   /** The balance an activation needs, read inside its transaction. */
   credits: Pick<Credits, 'balanceIn'>;
@@ -60,6 +67,8 @@ export interface SignalCollaborators {
   lifecycle: SignalLifecycle;
   /** An assistant's signal is signed with the account's newest live key. */
   apiKeys: Pick<ApiKeys, 'newestLive'>;
+  /** Seals a Slack destination's webhook URL. */
+  secrets: Pick<SecretBox, 'seal'>;
 }
 
 const INVALID_LOCATION_HINT = 'Check names first with GET /api/v1/enrichment/validate-location';
@@ -87,37 +96,49 @@ export class Signals {
   }
 
   async create(caller: Caller, typeId: SignalTypeId, input: CreateSignalInput): Promise<SignalResource> {
-    const type = signalType(typeId);
-    const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
-    const stored = storedConfigOf(type, config);
-    assertLocations(stored);
+    const draft = checkedDraft(typeId, input);
     if (input.webhookUrl) await assertWebhookTarget(input.webhookUrl, this.deps.config.WEBHOOK_ALLOW_PRIVATE_TARGETS);
     const signingKeyId = await this.signingKeyOf(caller);
 
     const { signal, imported } = await this.db.transaction(async (tx) => {
-      const signal = await tx.getRepository(Signal).save({
-        accountId: caller.accountId,
-        apiKeyId: signingKeyId,
-        name: input.name,
-        signalTypeId: typeId,
-        status: input.status,
-        webhookUrl: input.webhookUrl ?? null,
-        config: stored,
-        destinations: {},
-        dailyLeadLimit: input.dailyLeadLimit,
-        duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
-      });
-      const imported = type.watchesCompanies
-        ? await this.deps.watchlists.import(tx, signal.id, companies ?? [])
-        : undefined;
+      const { signal, imported } = await this.insertDraft(tx, caller.accountId, draft, signingKeyId);
       if (input.status === 'active') {
-        const watched = type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
+        const watched = draft.type.watchesCompanies ? await this.deps.watchlists.count(signal.id, tx) : 0;
         assertActivatable(signal, watched, await this.deps.credits.balanceIn(tx, caller.accountId));
       }
       return { signal, imported };
     });
     if (signal.status !== 'draft') await this.deps.lifecycle.statusChanged(signal, null);
     return signalResource(signal, this.deps.clock, imported);
+  }
+
+  /**
+   * The rows a create request writes (the signal and its watchlist), inside `tx`: create commits
+   * them, a cost preview rolls them back.
+   */
+  async insertDraft(
+    tx: EntityManager,
+    accountId: string,
+    draft: SignalDraft,
+    signingKeyId: string | null,
+  ): Promise<{ signal: Signal; imported?: ImportResult }> {
+    const { type, input } = draft;
+    const signal = await tx.getRepository(Signal).save({
+      accountId,
+      apiKeyId: signingKeyId,
+      name: input.name,
+      signalTypeId: type.signalTypeId,
+      status: input.status,
+      webhookUrl: input.webhookUrl ?? null,
+      config: draft.storedConfig,
+      destinations: {},
+      dailyLeadLimit: input.dailyLeadLimit,
+      duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
+    });
+    const imported = type.watchesCompanies
+      ? await this.deps.watchlists.import(tx, signal.id, draft.companies)
+      : undefined;
+    return { signal, imported };
   }
 
   /** The signal of this account, or 404 for unknown ids, deleted signals and other accounts' signals alike. */
@@ -128,7 +149,13 @@ export class Signals {
   }
 
   async get(accountId: string, signalId: string): Promise<SignalResource> {
-    return signalResource(await this.requireOwned(accountId, signalId), this.deps.clock);
+    return this.withCrmWarnings(signalResource(await this.requireOwned(accountId, signalId), this.deps.clock));
+  }
+
+  /** The CRM exclusions' state is read, not stored with the signal, so it joins the warnings here. */
+  private async withCrmWarnings(resource: SignalResource): Promise<SignalResource> {
+    const extra = await crmExclusionWarnings(this.db, resource.crmExclusions ?? null);
+    return extra.length ? { ...resource, warnings: [...resource.warnings, ...extra] } : resource;
   }
 
   async list(caller: Caller, filter: SignalListFilter) {
@@ -183,6 +210,7 @@ export class Signals {
     const destinations = input.destinations
       ? await this.assertDestinationsConnected(caller.accountId, input.destinations)
       : undefined;
+    if (input.crmExclusions) await assertCrmExclusions(this.deps.crmConnections, caller.accountId, input.crmExclusions);
 
     const { signal, imported, previous } = await this.db.transaction(async (tx) => {
       const locked = await tx
@@ -190,13 +218,16 @@ export class Signals {
         .findOne({ where: { id: signalId }, lock: { mode: 'pessimistic_write' } });
       if (!locked || locked.deletedAt) throw notFound('Signal');
       const previous = locked.status;
+      const mergedDestinations = destinations ? mergeDestinations(locked.destinations, destinations) : undefined;
+      if (mergedDestinations) assertSlackDestination(mergedDestinations);
       const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
       const next: Partial<Signal> = {
         config,
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
-        ...(destinations ? { destinations: mergeDestinations(locked.destinations, destinations) } : {}),
+        ...(mergedDestinations ? { destinations: mergedDestinations } : {}),
+        ...(input.crmExclusions !== undefined ? { crmExclusions: input.crmExclusions } : {}),
         ...(input.dailyLeadLimit !== undefined ? { dailyLeadLimit: input.dailyLeadLimit } : {}),
         ...(input.duplicateHandling !== undefined ? { duplicateHandling: input.duplicateHandling } : {}),
       };
@@ -213,7 +244,9 @@ export class Signals {
     });
     if (signal.status !== previous) await this.deps.lifecycle.statusChanged(signal, previous);
     else if (signal.status !== 'draft') await this.deps.lifecycle.configChanged(signal);
-    return signalResource(signal, this.deps.clock, imported);
+    if (input.crmExclusions)
+      await this.deps.crmSyncSchedules.ensure(caller.accountId, input.crmExclusions.connectionId);
+    return this.withCrmWarnings(signalResource(signal, this.deps.clock, imported));
   }
 
   async setStatus(caller: Caller, signalId: string, status: SignalStatus): Promise<SignalResource> {
@@ -253,11 +286,30 @@ export class Signals {
       if (destination)
         resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
     }
+    if (destinations.slack) {
+      (resolved as Record<string, unknown>).slack = sealedSlackDestination(destinations.slack, this.deps.secrets);
+    }
     return resolved;
   }
 }
 
 const storedConfigOf = (type: SignalType, config: Record<string, unknown>) => type.storedConfig?.(config) ?? config;
+
+/** A create request checked as create checks it before writing anything. */
+export interface SignalDraft {
+  type: SignalType;
+  input: CreateSignalInput;
+  storedConfig: Record<string, unknown>;
+  companies: CompanyEntry[];
+}
+
+export function checkedDraft(typeId: SignalTypeId, input: CreateSignalInput): SignalDraft {
+  const type = signalType(typeId);
+  const { companies, ...config } = input.config as { companies?: CompanyEntry[] } & Record<string, unknown>;
+  const storedConfig = storedConfigOf(type, config);
+  assertLocations(storedConfig);
+  return { type, input, storedConfig, companies: companies ?? [] };
+}
 
 /** Every place filter of a config (`locations`, and a hiring signal's `jobLocations`) must be a known place. */
 function assertLocations(config: Record<string, unknown>): void {

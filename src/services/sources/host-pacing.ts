@@ -2,6 +2,15 @@ import type { DataSource } from 'typeorm';
 import { execute, rows } from '../../db/sql';
 
 /**
+ * Hosts whose owners publish their own rate: one request per this many milliseconds, across
+ * every worker. Every other host gets SOURCES_HOST_INTERVAL_MS.
+ */
+export const HOST_INTERVALS_MS: Readonly<Record<string, number>> = {
+  // SEC EDGAR fair access: at most 10 requests per second per user, however many machines.
+  'www.sec.gov': 100,
+};
+
+/**
  * Each host's next allowed request (table `source_hosts`), claimed in one statement so that
  * every worker of the fleet shares one budget per host.
  */
@@ -10,15 +19,21 @@ export class HostPacing {
 
   /** Claims the host's next slot and answers how long to wait for it. */
   async claim(host: string, intervalMs: number): Promise<number> {
-    const [slot] = await rows<{ wait_ms: number }>(
+    return (await this.reserve(host, intervalMs)).waitMs;
+  }
+
+  /** Claims the host's next slot: when it is (the database's clock) and how long to wait for it. */
+  async reserve(host: string, intervalMs: number): Promise<{ slotAt: Date; waitMs: number }> {
+    const [slot] = await rows<{ wait_ms: number; slot_at: Date }>(
       this.db,
       `INSERT INTO source_hosts AS h (host, next_allowed_at) VALUES ($1, now() + make_interval(secs => $2::int / 1000.0))
        ON CONFLICT (host) DO UPDATE
          SET next_allowed_at = greatest(now(), h.next_allowed_at) + make_interval(secs => $2::int / 1000.0)
-       RETURNING greatest(0, ceil(extract(epoch FROM h.next_allowed_at - make_interval(secs => $2::int / 1000.0) - now()) * 1000))::int AS wait_ms`,
+       RETURNING greatest(0, ceil(extract(epoch FROM h.next_allowed_at - make_interval(secs => $2::int / 1000.0) - now()) * 1000))::int AS wait_ms,
+                 h.next_allowed_at - make_interval(secs => $2::int / 1000.0) AS slot_at`,
       [host, intervalMs],
     );
-    return slot!.wait_ms;
+    return { slotAt: slot!.slot_at, waitMs: slot!.wait_ms };
   }
 
   /** A 429: nothing goes to the host before its Retry-After has passed. */

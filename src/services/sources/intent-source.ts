@@ -8,4 +8,8 @@ export interface IntentSource {
   readonly name: string;
   items(after: SourceCursor): Promise<SourceItemsPage>;
   sync(item: string): Promise<SourceItemResult>;
+  /** A source whose items are due at their own times (job boards): the operator's run now makes every item due. */
+  dueNow?(): Promise<void>;
+  /** What the operator's backfill adds to the next run beyond its first item (e.g. older listings to read). */
+  backfill?(): Promise<void>;
 }

@@ -1,10 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { notFound, validationError } from '../../errors';
-import { JOB_BOARD_PLATFORMS, type JobPosting } from '../../providers/sources/job-boards';
+import { JOB_BOARD_ATS, JOB_BOARD_PLATFORMS, type JobPosting } from '../../providers/sources/job-boards';
 import type { EventRecordInput } from '../../providers/data/records';
 import type { Ingestion } from '../ingestion/ingestion';
 import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
 import type { PoliteFetch } from './polite-fetch';
+import { BoardReading } from './board-reading';
+import { nextPollAt } from './board-phases';
 import type { IntentSource } from './intent-source';
 import { execute, firstRow, rows } from '../../db/sql';
 
@@ -27,49 +29,93 @@ export interface JobBoardLink {
 }
 
 /**
+ * Postings' own documents (SmartRecruiters' job ads) read per board per poll at most: the rest
+ * wait, and the board is due again at the next run, so a large first poll stays within the
+ * activity's time and the host's pace. A posting whose document fails waits for the board's next phase.
+ */
+export const DETAILS_PER_POLL = 20;
+
+/**
  * The `job-boards` source: polls each company's public job board, diffs it by the platform's
  * job id against the postings seen before, and ingests each new posting as a `job_offers`
  * event (id `<ats>:<token>:<jobId>`, so a posting is ingested once however often it is read).
- * Postings gone from the board are marked closed, never turned into leads.
+ * Postings gone from the board are marked closed, never turned into leads. Each board is due
+ * once per interval at its own phase (board-phases.ts); a run polls the boards that are due.
  */
 export class JobBoards implements IntentSource {
   readonly name = 'job-boards';
+  private readonly reading: BoardReading;
 
   constructor(
     private readonly db: DataSource,
     private readonly ingestion: Ingestion,
     private readonly fetcher: PoliteFetch,
-  ) {}
+    /** Each board's time between two polls, in milliseconds (JOB_BOARDS_INTERVAL). */
+    private readonly intervalMs: number,
+  ) {
+    this.reading = new BoardReading(fetcher);
+  }
 
-  /** Links a stored company to its board (an operator, an ingest, later the company-profiles source). */
+  /** Links a stored company to its board (an operator, an ingest, the company-profiles source). */
   async link(board: JobBoardLink): Promise<JobBoardLink> {
     if (!JOB_BOARD_PLATFORMS.has(board.ats)) {
       throw validationError([
-        { field: 'ats', message: `must be one of ${[...JOB_BOARD_PLATFORMS.keys()].map((a) => `"${a}"`).join(', ')}` },
+        { field: 'ats', message: `must be one of ${JOB_BOARD_ATS.map((a) => `"${a}"`).join(', ')}` },
       ]);
     }
     const company = await firstRow<{ id: string }>(this.db, `SELECT id FROM companies WHERE id = $1`, [
       board.companyId,
     ]);
     if (!company) throw notFound('Company');
+    // A new board waits for its phase like the others, so that many boards added at once do not poll at once.
     await execute(
       this.db,
-      `INSERT INTO company_job_boards (ats, token, company_id) VALUES ($1, $2, $3)
-       ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id`,
-      [board.ats, board.token, board.companyId],
+      `INSERT INTO company_job_boards (ats, token, company_id, next_poll_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (ats, token) DO UPDATE SET company_id = EXCLUDED.company_id, found_by = 'operator'`,
+      [board.ats, board.token, board.companyId, this.nextPoll(board.ats, board.token)],
     );
     return board;
   }
 
+  /**
+   * A board the company-profiles source found on the company's site, when a platform here reads
+   * its ATS. A company whose boards the operator set keeps exactly those; a board another
+   * company holds stays with it; the site's earlier discovered board gives way. True when added.
+   */
+  async linkDiscovered(board: JobBoardLink): Promise<boolean> {
+    if (!JOB_BOARD_PLATFORMS.has(board.ats)) return false;
+    const added = await rows<{ added: number }>(
+      this.db,
+      `WITH operator AS (SELECT 1 FROM company_job_boards WHERE company_id = $3 AND found_by = 'operator'),
+       stale AS (
+         DELETE FROM company_job_boards
+         WHERE company_id = $3 AND found_by = 'company-profiles' AND (ats, token) <> ($1, $2)
+           AND NOT EXISTS (SELECT 1 FROM operator))
+       INSERT INTO company_job_boards (ats, token, company_id, found_by, next_poll_at)
+       SELECT $1, $2, $3, 'company-profiles', $4 WHERE NOT EXISTS (SELECT 1 FROM operator)
+       ON CONFLICT (ats, token) DO NOTHING
+       RETURNING 1 AS added`,
+      [board.ats, board.token, board.companyId, this.nextPoll(board.ats, board.token)],
+    );
+    return added.length > 0;
+  }
+
+  /** The boards due, after the cursor. */
   async items(after: SourceCursor): Promise<SourceItemsPage> {
     const [ats, token] = after === null ? ['', ''] : splitItem(after);
     const boards = await rows<{ ats: string; token: string }>(
       this.db,
-      `SELECT ats, token FROM company_job_boards WHERE (ats, token) > ($1, $2) ORDER BY ats, token LIMIT $3`,
+      `SELECT ats, token FROM company_job_boards
+       WHERE next_poll_at <= now() AND (ats, token) > ($1, $2) ORDER BY ats, token LIMIT $3`,
       [ats, token, BOARDS_PER_PAGE],
     );
     const items = boards.map((row) => `${row.ats}:${row.token}`);
     return { items, next: boards.length < BOARDS_PER_PAGE ? null : items[items.length - 1]! };
+  }
+
+  /** The operator's run now: every board is due in it, not only those whose phase has come. */
+  async dueNow(): Promise<void> {
+    await execute(this.db, `UPDATE company_job_boards SET next_poll_at = now() WHERE next_poll_at > now()`);
   }
 
   /** One board: fetched, parsed, diffed, its new postings ingested. A board's failure is its answer, not a throw. */
@@ -82,19 +128,10 @@ export class JobBoards implements IntentSource {
       [ats, token],
     );
     if (!platform || !board) return { records: 0 };
-    const url = platform.boardUrl(token);
-    const answer = await this.fetcher.get(url);
-    if (answer.status === 'not-modified') return this.synced(ats, token, 0);
-    if (answer.status === 'failed')
-      return this.failed(ats, token, `${platform.name} board "${token}": ${answer.error}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(answer.body);
-    } catch (err) {
-      return this.failed(ats, token, `${platform.name} board "${token}": not JSON: ${(err as Error).message}`);
-    }
-    const document = platform.parse(body);
-    if ('problem' in document) return this.failed(ats, token, `${platform.name} board "${token}": ${document.problem}`);
+    const label = `${platform.name} board "${token}"`;
+    const read = await this.reading.whole(platform, token);
+    if (read.status === 'not-modified') return this.synced(ats, token, 0);
+    if (read.status === 'failed') return this.failed(ats, token, `${label}: ${read.error}`);
 
     const seen = await rows<{ job_id: string }>(
       this.db,
@@ -102,32 +139,46 @@ export class JobBoards implements IntentSource {
       [ats, token],
     );
     const known = new Set(seen.map((row) => row.job_id));
-    const fresh = document.postings.filter((posting) => !known.has(posting.jobId));
+    let fresh = read.postings.filter((posting) => !known.has(posting.jobId));
+    // Postings left for a later poll: neither ingested nor marked seen now.
+    const waiting = new Set<string>();
+    const more = platform.detail !== undefined && fresh.length > DETAILS_PER_POLL;
+    let detailError: string | null = null;
+    if (platform.detail) {
+      const completed = await this.reading.completed(platform, token, fresh.slice(0, DETAILS_PER_POLL));
+      for (const posting of fresh.slice(DETAILS_PER_POLL)) waiting.add(posting.jobId);
+      for (const jobId of completed.failed) waiting.add(jobId);
+      detailError = completed.error;
+      fresh = completed.postings;
+    }
     const events = fresh.map((posting) => jobOfferEvent(platform.name, ats, token, board.company_id, posting));
     // Events first, then the postings seen: a run killed in between reads the board again and the
     // events' ids make the second ingest a no-op.
     const result = await this.ingestion.ingest(events);
     if (result.rejected > 0) {
-      return this.failed(ats, token, `${platform.name} board "${token}": ${result.errors[0]?.message ?? 'rejected'}`);
+      return this.failed(ats, token, `${label}: ${result.errors[0]?.message ?? 'rejected'}`);
     }
-    const jobIds = document.postings.map((posting) => posting.jobId);
+    const present = read.postings.filter((posting) => !waiting.has(posting.jobId));
     await execute(
       this.db,
       `INSERT INTO job_postings_seen (ats, token, job_id, event_id, published_on)
        SELECT $1, $2, p.job_id, $1 || ':' || $2 || ':' || p.job_id, nullif(p.day, '')::date
        FROM unnest($3::text[], $4::text[]) AS p(job_id, day)
        ON CONFLICT (ats, token, job_id) DO UPDATE SET closed_at = NULL`,
-      [ats, token, jobIds, document.postings.map((posting) => posting.publishedDay)],
+      [ats, token, present.map((posting) => posting.jobId), present.map((posting) => posting.publishedDay)],
     );
     await execute(
       this.db,
       `UPDATE job_postings_seen SET closed_at = now()
        WHERE ats = $1 AND token = $2 AND closed_at IS NULL AND NOT (job_id = ANY($3::text[]))`,
-      [ats, token, jobIds],
+      [ats, token, read.postings.map((posting) => posting.jobId)],
     );
     const campaign = fresh.length > 0 ? await this.recruitmentCampaign(board.company_id, platform.name, fresh) : 0;
-    await this.fetcher.remember(url, answer.validators);
-    return this.synced(ats, token, result.accepted + campaign);
+    // A 304 next time must not hide postings still waiting, nor the later pages of a long board.
+    if (read.pages === 1 && waiting.size === 0) await this.fetcher.remember(platform.boardUrl(token), read.validators);
+    const records = result.accepted + campaign;
+    if (detailError) return this.failed(ats, token, `${label}: ${detailError}`, records, more);
+    return this.synced(ats, token, records, more);
   }
 
   /**
@@ -175,22 +226,36 @@ export class JobBoards implements IntentSource {
     return result.accepted;
   }
 
-  private async synced(ats: string, token: string, records: number): Promise<SourceItemResult> {
+  /** The board's next poll: its next phase, or the next run when postings wait. */
+  private nextPoll(ats: string, token: string, waiting = false): Date {
+    return waiting ? new Date() : nextPollAt(`${ats}:${token}`, this.intervalMs, new Date());
+  }
+
+  private async synced(ats: string, token: string, records: number, waiting = false): Promise<SourceItemResult> {
     await execute(
       this.db,
-      `UPDATE company_job_boards SET last_synced_at = now(), last_error = NULL WHERE ats = $1 AND token = $2`,
-      [ats, token],
+      `UPDATE company_job_boards SET last_synced_at = now(), last_error = NULL, next_poll_at = $3
+       WHERE ats = $1 AND token = $2`,
+      [ats, token, this.nextPoll(ats, token, waiting)],
     );
     return { records };
   }
 
-  private async failed(ats: string, token: string, error: string): Promise<SourceItemResult> {
+  /** A failing board waits for its next phase like the others: a broken board is not asked again at every run. */
+  private async failed(
+    ats: string,
+    token: string,
+    error: string,
+    records = 0,
+    waiting = false,
+  ): Promise<SourceItemResult> {
     await execute(
       this.db,
-      `UPDATE company_job_boards SET last_synced_at = now(), last_error = $3 WHERE ats = $1 AND token = $2`,
-      [ats, token, error],
+      `UPDATE company_job_boards SET last_synced_at = now(), last_error = $3, next_poll_at = $4
+       WHERE ats = $1 AND token = $2`,
+      [ats, token, error, this.nextPoll(ats, token, waiting)],
     );
-    return { records: 0, error };
+    return { records, error };
   }
 }
 
@@ -223,5 +288,6 @@ function jobOfferEvent(
       job_offer_date: posting.statedDate.slice(0, MAX_TEXT),
       job_offer_published_date: posting.publishedDay,
     },
+    department: posting.department?.slice(0, 200),
   };
 }

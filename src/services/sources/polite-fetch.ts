@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { Config } from '../../config';
-import { HostPacing } from './host-pacing';
+import { HOST_INTERVALS_MS, HostPacing } from './host-pacing';
 import { NoAnswerInTime, unreachableLine } from './fetch-problems';
 import { execute, firstRow } from '../../db/sql';
 
@@ -13,8 +13,9 @@ export class SourceThrottled extends Error {
   constructor(
     readonly host: string,
     readonly retryAfterMs: number,
+    answered = '429 Too Many Requests',
   ) {
-    super(`${host} answered 429 Too Many Requests; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
+    super(`${host} answered ${answered}; retrying after ${Math.ceil(retryAfterMs / 1000)} s`);
   }
 }
 
@@ -26,7 +27,8 @@ const MAX_RETRY_AFTER_MS = 3_600_000;
 export type FetchAnswer =
   | { status: 'ok'; body: string; validators: Validators }
   | { status: 'not-modified' }
-  | { status: 'failed'; error: string; statusCode: number | null };
+  /** A redirect (3xx) is a failure that says where to: the caller decides whether to follow it. */
+  | { status: 'failed'; error: string; statusCode: number | null; location?: string };
 
 export interface Validators {
   etag: string | null;
@@ -60,11 +62,14 @@ export class PoliteFetch {
       | 'SOURCES_MAX_RESPONSE_BYTES'
       | 'WEBHOOK_ALLOW_PRIVATE_TARGETS'
     >,
+    /** Hosts that ask for more time between requests than SOURCES_HOST_INTERVAL_MS (GDELT: 5 s), by host. */
+    private readonly hostIntervalsMs: Readonly<Record<string, number>> = {},
   ) {
     this.pacing = new HostPacing(db);
     this.userAgent = `intent-leads-sources/1 (+mailto:${config.SOURCES_CONTACT_EMAIL})`;
   }
 
+  /** The least time between two requests to `host`: its owner's published rate, else SOURCES_HOST_INTERVAL_MS. */
   /** Where a request for `url` really goes: the mapped address with path and query unchanged. */
   targetOf(url: string): URL {
     const original = new URL(url);
@@ -79,7 +84,7 @@ export class PoliteFetch {
    */
   async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
     const host = new URL(url).host.toLowerCase();
-    const wait = await this.pacing.claim(host, this.config.SOURCES_HOST_INTERVAL_MS);
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
     if (wait > 0) await sleep(wait);
     const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
       this.db,
@@ -102,6 +107,25 @@ export class PoliteFetch {
     return answer;
   }
 
+  /**
+   * The least time between two requests to `host`, for every worker together: the host's own
+   * published rate where we know one (SEC EDGAR, GDELT), else SOURCES_HOST_INTERVAL_MS.
+   */
+  intervalOf(host: string): number {
+    const key = host.toLowerCase();
+    return this.hostIntervalsMs[key] ?? HOST_INTERVALS_MS[key] ?? this.config.SOURCES_HOST_INTERVAL_MS;
+  }
+
+  /**
+   * A host refused us in its own way (SEC EDGAR answers 403 to a client over its rate): nothing
+   * goes to the host for `ms`, across every worker, and the caller's retry waits as long.
+   */
+  async refused(url: string, statusCode: number, ms: number): Promise<SourceThrottled> {
+    const host = new URL(url).host.toLowerCase();
+    await this.pacing.holdOff(host, ms);
+    return new SourceThrottled(host, ms, String(statusCode));
+  }
+
   async remember(url: string, validators: Validators): Promise<void> {
     if (!validators.etag && !validators.lastModified) return;
     await execute(
@@ -110,6 +134,11 @@ export class PoliteFetch {
        ON CONFLICT (url) DO UPDATE SET etag = $2, last_modified = $3, updated_at = now()`,
       [url, validators.etag, validators.lastModified],
     );
+  }
+
+  /** Drops the URL's validators: its next GET is unconditional (a 304 for content that was never stored). */
+  async forget(url: string): Promise<void> {
+    await execute(this.db, `DELETE FROM source_http_validators WHERE url = $1`, [url]);
   }
 
   private request(target: URL, headers: Record<string, string>): Promise<FetchAnswer | { retryAfterMs: number }> {
@@ -137,7 +166,13 @@ export class PoliteFetch {
           }
           if (statusCode < 200 || statusCode >= 300) {
             res.resume();
-            resolve({ status: 'failed', statusCode, error: `${target.host} answered ${statusCode}` });
+            const location = statusCode >= 300 && statusCode < 400 ? headerText(res.headers.location) : null;
+            resolve({
+              status: 'failed',
+              statusCode,
+              error: `${target.host} answered ${statusCode}`,
+              ...(location ? { location } : {}),
+            });
             return;
           }
           const chunks: Buffer[] = [];

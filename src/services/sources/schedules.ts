@@ -73,7 +73,14 @@ export class SourceSchedules {
 
   async trigger(source: string): Promise<void> {
     if (!this.temporal) return;
-    await this.temporal.schedule.getHandle(this.idOf(source)).trigger(ScheduleOverlapPolicy.SKIP);
+    const handle = this.temporal.schedule.getHandle(this.idOf(source));
+    // A schedule names each run's workflow by the second it starts in: a trigger in the same
+    // second as the last run would start nothing, so it waits for the next second.
+    const last = (await handle.describe()).info.recentActions.at(-1)?.scheduledAt;
+    const second = (at: number) => Math.floor(at / 1000);
+    if (last && second(last.getTime()) >= second(Date.now()))
+      await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
+    await handle.trigger(ScheduleOverlapPolicy.SKIP);
   }
 
   async nextRunAt(source: string): Promise<Date | null> {

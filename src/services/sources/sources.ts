@@ -15,6 +15,7 @@ export interface SourceStatus {
   lastRunFinishedAt: string | null;
   nextRunAt: string | null;
   recordsIngested: number;
+  recordsDropped: number;
   errors: number;
   lastError: string | null;
   lastErrorAt: string | null;
@@ -29,6 +30,7 @@ interface SourceRow {
   last_error: string | null;
   last_error_at: Date | null;
   records_ingested: string;
+  records_dropped: string;
   errors_count: string;
 }
 
@@ -75,17 +77,23 @@ export class Sources {
     return this.get(name);
   }
 
-  /** Starts a run now through the source's schedule (so it shows there); a disabled source is refused by its workflow. */
+  /**
+   * Starts a run now through the source's schedule (so it shows there), with every item due;
+   * a disabled source is refused by its workflow.
+   */
   async runNow(name: string): Promise<SourceStatus> {
     await this.row(name);
+    await this.source(name).dueNow?.();
     await this.schedules.trigger(name);
     return this.get(name);
   }
 
-  /** Forgets the cursor of an unfinished run: the next run starts from the first item again (the diff keeps it idempotent). */
+  /** Forgets the cursor of an unfinished run: the next run starts from the first item again (the diff keeps it idempotent), with what the source's own backfill adds. */
   async backfill(name: string): Promise<SourceStatus> {
     await this.row(name);
+    await this.source(name).backfill?.();
     await execute(this.db, `UPDATE sources SET state = '{}', updated_at = now() WHERE name = $1`, [name]);
+    await this.source(name).dueNow?.();
     await this.schedules.trigger(name);
     return this.get(name);
   }
@@ -117,9 +125,10 @@ export class Sources {
          errors_count = errors_count + $3,
          last_error = CASE WHEN $4::text IS NULL THEN last_error ELSE $4 END,
          last_error_at = CASE WHEN $4::text IS NULL THEN last_error_at ELSE now() END,
-         state = jsonb_set(state, '{cursor}', to_jsonb($5::text)), updated_at = now()
+         state = jsonb_set(state, '{cursor}', to_jsonb($5::text)),
+         records_dropped = records_dropped + $6, updated_at = now()
        WHERE name = $1`,
-      [name, result.records, result.error ? 1 : 0, offline ?? result.error ?? null, item],
+      [name, result.records, result.error ? 1 : 0, offline ?? result.error ?? null, item, result.dropped ?? 0],
     );
     if (offline) await this.offlineNotice.tell(name, offline);
     else if (result.error) this.logger.warn({ source: name, item, error: result.error }, 'source item failed');
@@ -168,6 +177,7 @@ function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
     lastRunFinishedAt: row.last_run_finished_at?.toISOString() ?? null,
     nextRunAt: row.enabled ? (nextRunAt?.toISOString() ?? null) : null,
     recordsIngested: Number(row.records_ingested),
+    recordsDropped: Number(row.records_dropped),
     errors: Number(row.errors_count),
     lastError: row.last_error,
     lastErrorAt: row.last_error_at?.toISOString() ?? null,

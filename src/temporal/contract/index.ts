@@ -4,6 +4,7 @@
  * another's code). Workflow code imports it, so it may import only `@temporalio/workflow`'s
  * definitions and `@temporalio/common`.
  */
+export * from './crm-sync';
 export * from './enrichment';
 export * from './lead';
 export * from './replay';

@@ -21,6 +21,8 @@ export interface SourceItemsPage {
 /** One item synced: the records it added, or what went wrong (recorded as the source's error). */
 export interface SourceItemResult {
   records: number;
+  /** What the item read and left out by the source's rules (an article not about the company). */
+  dropped?: number;
   error?: string;
 }
 

@@ -14,6 +14,7 @@ const document = z.object({
       descriptionHtml: z.string().nullish(),
       publishedAt: z.string().nullish(),
       jobUrl: z.string(),
+      department: z.string().nullish(),
     }),
   ),
 });
@@ -37,6 +38,7 @@ export const ashby: JobBoardPlatform = {
           description: job.descriptionPlain?.trim() || plainTextOf(job.descriptionHtml ?? ''),
           statedDate: job.publishedAt ?? '',
           publishedDay: dayOf(job.publishedAt),
+          department: job.department?.trim() || undefined,
         })),
     };
   },

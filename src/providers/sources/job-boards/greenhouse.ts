@@ -13,6 +13,7 @@ const document = z.object({
       absolute_url: z.string(),
       location: z.object({ name: z.string().nullish() }).nullish(),
       content: z.string().nullish(),
+      departments: z.array(z.object({ name: z.string().nullish() })).nullish(),
     }),
   ),
 });
@@ -36,6 +37,7 @@ export const greenhouse: JobBoardPlatform = {
           description: plainTextOf(decodeEntities(job.content ?? '')),
           statedDate: stated,
           publishedDay: dayOf(stated),
+          department: job.departments?.[0]?.name?.trim() || undefined,
         };
       }),
     };

@@ -1,3 +1,5 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
 /** One open posting of a job board, in the fields a `job_offers` event carries. */
 export interface JobPosting {
   /** The platform's own stable id of the posting. */
@@ -11,20 +13,38 @@ export interface JobPosting {
   statedDate: string;
   /** The publication day `YYYY-MM-DD`, or empty. */
   publishedDay: string;
+  /** The department as the company files the posting on the platform, when the platform says. */
+  department?: string;
 }
 
-/** What a board answers: its open postings, or why its document cannot be read. */
-export type BoardDocument = { postings: JobPosting[] } | { problem: string };
+/** One page of a board: its open postings, and the next page's URL when the board goes on. */
+export interface BoardPage {
+  postings: JobPosting[];
+  next?: string;
+}
+
+/** What a board answers: a page of postings, or why its document cannot be read. */
+export type BoardDocument = BoardPage | { problem: string };
 
 /** One applicant-tracking system's public board API: more ATSs are one file each. */
 export interface JobBoardPlatform {
-  /** Stored with the board: `greenhouse`, `lever`, `ashby`. */
+  /** Stored with the board: `greenhouse`, `lever`, `ashby`, `workable`, `smartrecruiters`, `recruitee`, `personio`. */
   ats: string;
   /** The platform's name, as `job_offer_source` shows it. */
   name: string;
-  /** The board's public URL on the platform's real host (SOURCES_HOST_MAP may send it elsewhere). */
+  /** The documents' format; JSON unless said. */
+  format?: 'json' | 'xml';
+  /** The board's (first page's) public URL on the platform's real host (SOURCES_HOST_MAP may send it elsewhere). */
   boardUrl(token: string): string;
-  parse(document: unknown): BoardDocument;
+  parse(document: unknown, token: string): BoardDocument;
+  /**
+   * For platforms whose list leaves the description out: one posting's own document, read for
+   * new postings only (after the diff), completing what the list gave.
+   */
+  detail?: {
+    url(token: string, posting: JobPosting): string;
+    parse(document: unknown, posting: JobPosting): JobPosting | { problem: string };
+  };
 }
 
 /** `YYYY-MM-DD` of an ISO timestamp or epoch milliseconds, or empty. */
@@ -40,4 +60,26 @@ export function problemOf(issues: ReadonlyArray<{ path: PropertyKey[]; message: 
   if (!first) return 'the document does not have the expected form';
   const where = first.path.map(String).join('.');
   return `the document does not have the expected form: ${where ? `${where}: ` : ''}${first.message}`;
+}
+
+// Elements that may occur once or many times are always arrays; values stay text (ids keep their zeros).
+const xml = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false,
+  trimValues: true,
+  isArray: (name) => ['position', 'jobDescription', 'office'].includes(name),
+});
+
+/** A board's answer as a document of its format, or why it is not one. */
+export function documentOf(text: string, format: 'json' | 'xml' = 'json'): { document: unknown } | { problem: string } {
+  if (format === 'xml') {
+    const valid = XMLValidator.validate(text);
+    if (valid !== true) return { problem: `not XML: ${valid.err.msg} (line ${valid.err.line})` };
+    return { document: xml.parse(text) as unknown };
+  }
+  try {
+    return { document: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { problem: `not JSON: ${(err as Error).message}` };
+  }
 }

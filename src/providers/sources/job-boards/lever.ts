@@ -8,7 +8,10 @@ const document = z.array(
     id: z.string().min(1),
     text: z.string(),
     hostedUrl: z.string(),
-    categories: z.object({ location: z.string().nullish() }).partial().nullish(),
+    categories: z
+      .object({ location: z.string().nullish(), department: z.string().nullish(), team: z.string().nullish() })
+      .partial()
+      .nullish(),
     descriptionPlain: z.string().nullish(),
     description: z.string().nullish(),
     additionalPlain: z.string().nullish(),
@@ -38,6 +41,7 @@ export const lever: JobBoardPlatform = {
             .join('\n\n'),
           statedDate: created,
           publishedDay: dayOf(created),
+          department: posting.categories?.department?.trim() || posting.categories?.team?.trim() || undefined,
         };
       }),
     };

@@ -1,0 +1,263 @@
+import type { DataSource } from 'typeorm';
+import { z } from 'zod';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { changed, firstRow, rows } from '../db/sql';
+import { canonicalNetworkUrl, registrableDomain } from '../catalogue/identifiers';
+import { invalidRequest, notFound } from '../errors';
+
+export const SUPPRESSION_KINDS = ['email', 'domain', 'company_url'] as const;
+export type SuppressionKind = (typeof SUPPRESSION_KINDS)[number];
+
+/** Most entries one call (an array, an upload) may add. */
+export const MAX_SUPPRESSIONS_PER_CALL = 10_000;
+export const MAX_SUPPRESSION_IMPORT_LINES = 50_000;
+
+export interface SuppressionInput {
+  kind: SuppressionKind;
+  value: string;
+  note?: string | null;
+  /** Absent or null: the whole account; else one of the account's signals. */
+  signalId?: string | null;
+}
+
+export interface Suppression {
+  id: string;
+  kind: SuppressionKind;
+  value: string;
+  note: string | null;
+  signalId: string | null;
+  createdAt: string;
+}
+
+export interface SuppressionsAdded {
+  added: Suppression[];
+  duplicates: { index: number; kind: SuppressionKind; value: string }[];
+  rejected: { index: number; message: string }[];
+}
+
+export interface SuppressionsImported {
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  errors: { line: number; message: string }[];
+}
+
+const emailShape = z.email();
+
+/**
+ * The stored form of a value, as the store keeps the column it is compared with: a lower-case
+ * email, a registrable domain (from a domain, a URL or an email), a canonical company page.
+ */
+export function normaliseSuppression(kind: SuppressionKind, raw: string): { value: string } | { problem: string } {
+  const text = raw.trim();
+  if (!text) return { problem: 'value is empty' };
+  if (kind === 'email') {
+    const email = text.toLowerCase();
+    return emailShape.safeParse(email).success ? { value: email } : { problem: `"${text}" is not an email address` };
+  }
+  if (kind === 'domain') {
+    const host = text
+      .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+      .replace(/^[^@/]*@/, '')
+      .split(/[/?#:]/)[0];
+    const domain = registrableDomain(host);
+    return domain ? { value: domain } : { problem: `"${text}" is not a domain such as acme.com` };
+  }
+  const page = canonicalNetworkUrl(text);
+  return page && page !== 'unusable' && page.kind === 'company'
+    ? { value: page.url }
+    : { problem: `"${text}" is not a company page (https://www.linkedin.com/company/<slug>)` };
+}
+
+interface SuppressionRow {
+  id: string;
+  kind: SuppressionKind;
+  value: string;
+  note: string | null;
+  signal_id: string | null;
+  created_at: Date;
+}
+
+const toSuppression = (row: SuppressionRow): Suppression => ({
+  id: row.id,
+  kind: row.kind,
+  value: row.value,
+  note: row.note,
+  signalId: row.signal_id,
+  createdAt: row.created_at.toISOString(),
+});
+
+/**
+ * An account's suppression list: people and companies it never wants as leads (customers,
+ * competitors, opted-out contacts). Evaluation and production read the table directly
+ * (src/services/leads/suppression-rule.ts); entries take effect from the next evaluation and
+ * change no lead already produced.
+ */
+export class Suppressions {
+  constructor(private readonly db: DataSource) {}
+
+  async list(
+    accountId: string,
+    query: { limit: number; offset: number; kind?: SuppressionKind; signalId?: string },
+  ): Promise<{ items: Suppression[]; total: number; limit: number; offset: number; hasMore: boolean }> {
+    const where = [`account_id = $1`];
+    const args: unknown[] = [accountId];
+    if (query.kind) where.push(`kind = $${args.push(query.kind)}`);
+    if (query.signalId) where.push(`signal_id = $${args.push(query.signalId)}`);
+    const found = await rows<SuppressionRow & { total: string }>(
+      this.db,
+      `SELECT *, count(*) OVER () AS total FROM suppressions WHERE ${where.join(' AND ')}
+       ORDER BY created_at DESC, id LIMIT $${args.push(query.limit)} OFFSET $${args.push(query.offset)}`,
+      args,
+    );
+    const total =
+      found.length > 0
+        ? Number(found[0].total)
+        : Number(
+            (
+              await firstRow<{ total: string }>(
+                this.db,
+                `SELECT count(*) AS total FROM suppressions WHERE ${where.join(' AND ')}`,
+                args.slice(0, -2),
+              )
+            )?.total ?? 0,
+          );
+    return {
+      items: found.map(toSuppression),
+      total,
+      limit: query.limit,
+      offset: query.offset,
+      hasMore: query.offset + found.length < total,
+    };
+  }
+
+  /**
+   * Adds the usable entries; an entry already on the list (same kind, value and scope), or
+   * twice in the call, is reported as a duplicate, an unusable one as rejected with its reason.
+   */
+  async add(accountId: string, inputs: SuppressionInput[]): Promise<SuppressionsAdded> {
+    if (inputs.length > MAX_SUPPRESSIONS_PER_CALL)
+      throw invalidRequest(`At most ${MAX_SUPPRESSIONS_PER_CALL} entries a call; split the list`);
+    const result: SuppressionsAdded = { added: [], duplicates: [], rejected: [] };
+    const ownSignals = await this.ownSignals(accountId, inputs);
+    const fresh: {
+      index: number;
+      kind: SuppressionKind;
+      value: string;
+      note: string | null;
+      signalId: string | null;
+    }[] = [];
+    const seen = new Set<string>();
+    inputs.forEach((input, index) => {
+      const normal = normaliseSuppression(input.kind, input.value);
+      if ('problem' in normal) return result.rejected.push({ index, message: normal.problem });
+      const signalId = input.signalId ?? null;
+      if (signalId && !ownSignals.has(signalId))
+        return result.rejected.push({ index, message: `signal ${signalId} is not one of the account's signals` });
+      const key = `${input.kind}\u0000${normal.value}\u0000${signalId ?? ''}`;
+      if (seen.has(key)) return result.duplicates.push({ index, kind: input.kind, value: normal.value });
+      seen.add(key);
+      fresh.push({ index, kind: input.kind, value: normal.value, note: input.note?.trim() || null, signalId });
+    });
+    if (fresh.length === 0) return result;
+    const inserted = await rows<SuppressionRow & { i: string }>(
+      this.db,
+      `INSERT INTO suppressions (account_id, kind, value, note, signal_id)
+       SELECT $1, e.kind, e.value, e.note, e.signal_id
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS e(kind, value, note, signal_id, i)
+       ORDER BY e.i
+       ON CONFLICT DO NOTHING
+       RETURNING *`,
+      [
+        accountId,
+        fresh.map((e) => e.kind),
+        fresh.map((e) => e.value),
+        fresh.map((e) => e.note),
+        fresh.map((e) => e.signalId),
+      ],
+    );
+    const addedKeys = new Set(inserted.map((row) => `${row.kind}\u0000${row.value}\u0000${row.signal_id ?? ''}`));
+    for (const entry of fresh) {
+      if (!addedKeys.has(`${entry.kind}\u0000${entry.value}\u0000${entry.signalId ?? ''}`))
+        result.duplicates.push({ index: entry.index, kind: entry.kind, value: entry.value });
+    }
+    result.added = inserted.map(toSuppression);
+    result.duplicates.sort((a, b) => a.index - b.index);
+    return result;
+  }
+
+  /**
+   * A CSV upload with the header `kind,value,note` (note may be empty, quoted fields may hold
+   * commas and line breaks): counted as the ingest endpoint counts, bad lines named by number.
+   */
+  async import(accountId: string, csv: string, signalId?: string): Promise<SuppressionsImported> {
+    let records: { record: string[]; info: { lines: number } }[];
+    try {
+      // Line ends made one kind first: the parser counts a CRLF inside quotes as two lines.
+      records = parseCsv(csv.replace(/\r\n?/g, '\n'), {
+        bom: true,
+        info: true,
+        relax_column_count: true,
+        skip_empty_lines: true,
+        trim: true,
+      }) as unknown as typeof records;
+    } catch (err) {
+      throw invalidRequest(`The CSV cannot be read: ${(err as Error).message}`);
+    }
+    const [header, ...lines] = records;
+    const columns = header?.record.map((name) => name.toLowerCase()) ?? [];
+    if (columns[0] !== 'kind' || columns[1] !== 'value' || (columns.length > 2 && columns[2] !== 'note'))
+      throw invalidRequest('The first line must be the header kind,value,note');
+    if (lines.length > MAX_SUPPRESSION_IMPORT_LINES)
+      throw invalidRequest(`At most ${MAX_SUPPRESSION_IMPORT_LINES} lines an upload; split the file`);
+    const errors: SuppressionsImported['errors'] = [];
+    const entries: { line: number; input: SuppressionInput }[] = [];
+    for (const { record, info } of lines) {
+      const [kind = '', value = '', note = ''] = record;
+      // The parser gives the line an entry ends on; people look for the one it starts on.
+      const line = info.lines - record.join('').split('\n').length + 1;
+      if (!(SUPPRESSION_KINDS as readonly string[]).includes(kind.toLowerCase())) {
+        errors.push({ line, message: `kind must be one of ${SUPPRESSION_KINDS.join(', ')}` });
+        continue;
+      }
+      entries.push({
+        line,
+        input: { kind: kind.toLowerCase() as SuppressionKind, value, note: note || null, signalId: signalId ?? null },
+      });
+    }
+    let accepted = 0;
+    let duplicates = 0;
+    for (let start = 0; start < entries.length; start += MAX_SUPPRESSIONS_PER_CALL) {
+      const chunk = entries.slice(start, start + MAX_SUPPRESSIONS_PER_CALL);
+      const added = await this.add(
+        accountId,
+        chunk.map((entry) => entry.input),
+      );
+      accepted += added.added.length;
+      duplicates += added.duplicates.length;
+      for (const rejected of added.rejected)
+        errors.push({ line: chunk[rejected.index].line, message: rejected.message });
+    }
+    errors.sort((a, b) => a.line - b.line);
+    return { accepted, duplicates, rejected: errors.length, errors };
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    const removed = await changed(this.db, `DELETE FROM suppressions WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ]);
+    if (removed.count === 0) throw notFound('Suppression');
+  }
+
+  private async ownSignals(accountId: string, inputs: SuppressionInput[]): Promise<Set<string>> {
+    const asked = [...new Set(inputs.map((input) => input.signalId).filter((id): id is string => Boolean(id)))];
+    if (asked.length === 0) return new Set();
+    const own = await rows<{ id: string }>(
+      this.db,
+      `SELECT id FROM signals WHERE account_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
+      [accountId, asked],
+    );
+    return new Set(own.map((row) => row.id));
+  }
+}

@@ -1,0 +1,139 @@
+import { startStack, type Stack } from '../setup/stack';
+import { call, createAccount, type TestAccount } from '../setup/http';
+
+/**
+ * The cost preview against the real stack: it reads what the signal would, stores and charges
+ * nothing, and its counts are what the signal then produces over the same data. No worker
+ * runs: the test evaluates by calling production as the signal workflow does.
+ */
+let stack: Stack;
+let owner: TestAccount;
+let reader: TestAccount;
+
+const api = (path: string, init: Parameters<typeof call>[1] = {}, account = owner) =>
+  call(`${stack.url}/api/v1${path}`, { token: account.apiKey, ...init });
+const preview = (body: Record<string, unknown>, account = owner) => api('/signals/preview', { body }, account);
+const balance = async () => (await api('/credits/balance')).body.balance as number;
+const counts = async () =>
+  (
+    await stack.db.query(
+      `SELECT (SELECT count(*) FROM signals WHERE account_id = $1)::int AS signals,
+              (SELECT count(*) FROM leads WHERE account_id = $1)::int AS leads,
+              (SELECT count(*) FROM watched_companies w JOIN signals s ON s.id = w.signal_id WHERE s.account_id = $1)::int AS watched`,
+      [owner.accountId],
+    )
+  )[0];
+
+async function evaluate(signalId: string): Promise<number> {
+  let produced = 0;
+  for (;;) {
+    const batch = await stack.services.leadProduction.produceBatch(signalId);
+    produced += batch.produced;
+    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
+    if (!batch.more && batch.leads.length === 0) return produced;
+  }
+}
+
+const ctoConfig = { jobTitles: ['Chief Technology Officer'], locations: ['Texas'] };
+
+beforeAll(async () => {
+  stack = await startStack({ worker: false });
+  owner = await createAccount(stack, { credits: 1000 });
+  reader = await createAccount(stack, { permissions: ['read'], name: 'Reader' });
+  await stack.db.query(`INSERT INTO companies (id, name, name_key, domain) VALUES
+    ('pv_acme', 'Acme', 'acme', 'acme-preview.com'),
+    ('pv_beta', 'Beta', 'beta', 'beta-preview.io')`);
+  await stack.db
+    .query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, email, city, country_code, region_code) VALUES
+    ('pv_ada', 'Ada', 'A', 'CTO', 'Chief Technology Officer', 'pv_acme', 'ada@acme-preview.com', 'Austin', 'US', 'TX'),
+    ('pv_bob', 'Bob', 'B', 'CTO', 'Chief Technology Officer', 'pv_acme', 'bob@acme-preview.com', 'Austin', 'US', 'TX'),
+    ('pv_cy',  'Cy',  'C', 'CTO', 'Chief Technology Officer', 'pv_beta', 'cy@beta-preview.io',   'Dallas', 'US', 'TX'),
+    ('pv_di',  'Di',  'D', 'CTO', 'Chief Technology Officer', 'pv_beta', NULL,                   'Boston', 'US', 'MA'),
+    ('pv_ed',  'Ed',  'E', 'CFO', 'Chief Financial Officer',  'pv_beta', NULL,                   'Austin', 'US', 'TX')`);
+  // Ada and Bob moved on the same day; Ada twice (one lead); Cy 40 days ago (outside 30 days).
+  await stack.db.query(`INSERT INTO events (id, type, occurred_at, company_id, person_id) VALUES
+    ('pv_e1', 'job_change', now() - interval '3 days',  'pv_acme', 'pv_ada'),
+    ('pv_e2', 'job_change', now() - interval '3 days',  'pv_acme', 'pv_bob'),
+    ('pv_e3', 'job_change', now() - interval '10 days', 'pv_acme', 'pv_ada'),
+    ('pv_e4', 'job_change', now() - interval '40 days', 'pv_beta', 'pv_cy'),
+    ('pv_e5', 'job_change', now() - interval '5 days',  'pv_beta', 'pv_di'),
+    ('pv_e6', 'job_change', now() - interval '5 days',  'pv_beta', 'pv_ed'),
+    ('pv_n1', 'fundraising', now() - interval '2 days', 'pv_acme', NULL),
+    ('pv_n2', 'fundraising', now() - interval '4 days', 'pv_beta', NULL)`);
+});
+afterAll(() => stack?.stop());
+
+test('counts what the signal then produces, with its price, and stores and charges nothing', async () => {
+  const before = { counts: await counts(), balance: await balance() };
+  const answer = await preview({ signalTypeId: 'job_changes', config: ctoConfig, dailyLeadLimit: 50 });
+  expect(answer.status).toBe(200);
+  // Everything was stored today. e1 to e4 pass (Di is in Massachusetts, Ed is a CFO); Ada once.
+  expect(answer.body).toMatchObject({
+    windowDays: 30,
+    matchingEvents: 4,
+    expectedLeads: 3,
+    expectedLeadsPerDay: Math.round((3 / 30) * 100) / 100,
+    expectedCreditsPerDay: Math.round(((3 * 2) / 30) * 100) / 100,
+    capLimited: false,
+    warnings: [],
+  });
+  const stage = (name: string) => answer.body.funnel.find((s: { filter: string }) => s.filter === name);
+  expect(stage('jobTitles').removed).toBe(1);
+  expect(stage('locations').removed).toBe(1);
+  expect(stage('duplicate')).toMatchObject({ removed: 1, remaining: 3 });
+  expect({ counts: await counts(), balance: await balance() }).toEqual(before);
+
+  const created = await api('/signals/job-changes', {
+    body: { name: 'CTOs in Texas', status: 'active', dailyLeadLimit: 50, config: ctoConfig },
+  });
+  expect(created.status).toBe(201);
+  expect(await evaluate(created.body.id)).toBe(answer.body.expectedLeads);
+  expect(await balance()).toBe(before.balance - answer.body.expectedLeads * 2);
+});
+
+test('the daily cap, the email price and the suppression list change the forecast', async () => {
+  const capped = await preview({
+    signalTypeId: 'job_changes',
+    name: 'Capped',
+    config: { ...ctoConfig, getEmails: true },
+    dailyLeadLimit: 1,
+    duplicateHandling: 'allow',
+  });
+  expect(capped.status).toBe(200);
+  // Four leads with repeats allowed, all stored today: the cap lets one through today, the rest wait.
+  expect(capped.body).toMatchObject({ matchingEvents: 4, expectedLeads: 4, capLimited: true });
+  expect(capped.body.expectedLeadsPerDay).toBe(Math.round((1 / 30) * 100) / 100);
+  expect(capped.body.expectedCreditsPerDay).toBe(Math.round(((1 * 2 + 1 * 0.5) / 30) * 100) / 100);
+
+  expect((await api('/suppressions', { body: { kind: 'email', value: 'bob@acme-preview.com' } })).status).toBe(200);
+  const suppressed = await preview({ signalTypeId: 'job_changes', config: ctoConfig });
+  expect(suppressed.body).toMatchObject({ matchingEvents: 3, expectedLeads: 2 });
+  expect(suppressed.body.funnel.find((s: { filter: string }) => s.filter === 'suppressed').removed).toBe(1);
+});
+
+test('an account watchlist previews the companies in its body, which are not kept', async () => {
+  const before = await counts();
+  const answer = await preview(
+    {
+      signalTypeId: 'account_watchlist',
+      config: { companies: ['acme-preview.com'] },
+    },
+    reader,
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ matchingEvents: 1, expectedLeads: 1, expectedCreditsPerDay: 0.1 });
+  expect(await counts()).toEqual(before);
+});
+
+test('a bad body answers as create would and changes nothing', async () => {
+  const before = await counts();
+  const place = await preview({ signalTypeId: 'job_changes', config: { ...ctoConfig, locations: ['Xyzzyland'] } });
+  expect(place.status).toBe(400);
+  expect(place.body.error.code).toBe('INVALID_LOCATION');
+  const field = await preview({ signalTypeId: 'job_changes', config: { ...ctoConfig, colour: 'blue' } });
+  expect(field.status).toBe(422);
+  expect(field.body.error.code).toBe('VALIDATION_ERROR');
+  const type = await preview({ signalTypeId: 'weather', config: {} });
+  expect(type.status).toBe(422);
+  expect(await counts()).toEqual(before);
+});
