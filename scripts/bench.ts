@@ -63,7 +63,7 @@ const SIZES = {
     companies: 10_000,
     signals: 1_000,
     schedule: { signals: 10_000, intervalMs: 15 * 60_000 },
-    sources: { companies: 10_000, pacedItems: 300 },
+    sources: { companies: 10_000, pacedItems: 300, sites: 2_000 },
   },
   quick: {
     pipelineN: [1_000],
@@ -74,7 +74,7 @@ const SIZES = {
     companies: 10_000,
     signals: 100,
     schedule: { signals: 200, intervalMs: 60_000 },
-    sources: { companies: 1_000, pacedItems: 150 },
+    sources: { companies: 1_000, pacedItems: 150, sites: 500 },
   },
 };
 
@@ -299,9 +299,10 @@ function main(): void {
     if (options.sections.includes('sources') && !stopping) {
       // Its own stack: the sources' hosts mapped to local stand-ins, the worker's pace set by the section.
       await stack.close();
-      const sources = await prepareSources();
+      const sources = await prepareSources(SIZES[options.mode].sources);
       stack = newStack('dev', { env: sources.env, workerEnv: sources.workerEnv });
       stack.adopt({ name: 'source stand-ins', stop: sources.standIns.close });
+      stack.adopt({ name: 'site stand-in', stop: sources.site.close });
       log(`section sources on its own stack; load average ${loadAverage()}`);
       await stack.start();
       await runSections(stack, { ...options, sections: ['sources'], sources }, records);

@@ -130,3 +130,56 @@ export async function startBoardStandIns(): Promise<BoardStandIns> {
 
 /** The real host each platform's boards are read from. */
 export const hostOf = (ats: string) => PLATFORMS[ats]!.host;
+
+/** The n-th watched company's site, whose homepage the company-profiles source reads. */
+export const siteDomain = (n: number) => `boardco${n}.com`;
+
+const HOMEPAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Board Company | Tools for builders</title>
+<meta name="description" content="We build developer tools for data teams.">
+<script src="https://www.googletagmanager.com/gtm.js?id=GTM-BENCH" async></script>
+</head><body><header><a href="/careers">Careers</a> <a href="/about">About</a></header>
+<main><h1>Tools for builders</h1><p>Our platform helps data teams ship.</p></main></body></html>`;
+const CAREERS = `<!doctype html><html lang="en"><head><title>Careers | Board Company</title>
+<meta name="description" content="Join us."></head><body><h1>Open roles</h1><p>We are hiring engineers.</p></body></html>`;
+
+export interface SiteStandIn {
+  origin: string;
+  /** Arrival times (ms, monotonic) of every request. */
+  arrivals: number[];
+  close(): Promise<void>;
+}
+
+/**
+ * Every company's site on one local server (SOURCES_HOST_MAP maps each domain to it): an open
+ * robots.txt, a homepage with a title, a description, a tag manager and a careers link, and
+ * the careers page; ETags on the pages.
+ */
+export async function startSiteStandIn(): Promise<SiteStandIn> {
+  const arrivals: number[] = [];
+  const server = http.createServer((req, res) => {
+    arrivals.push(performance.now());
+    const page = req.url === '/' ? HOMEPAGE : req.url === '/careers' ? CAREERS : undefined;
+    if (req.url === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    } else if (!page) {
+      res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<h1>Not Found</h1>');
+    } else if (req.headers['if-none-match'] === `"${req.url}-v1"`) {
+      res.writeHead(304, { etag: `"${req.url}-v1"` }).end();
+    } else {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag: `"${req.url}-v1"` }).end(page);
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
