@@ -251,6 +251,23 @@ test('a 429 waits its Retry-After and the day goes on at the page it stopped at;
   ).toEqual([{ read: true, last_error: null }]);
   expect(status.errors).toBe(1);
   expect(await tenderEvents()).toHaveLength(4);
+
+  // A notice without a publication number cannot be linked to: named in the status, the page's others read.
+  ted.publish(D1, [
+    awardNotice({
+      number: '700005-2026',
+      day: D1,
+      title: { eng: 'Spain – Cleaning services' },
+      buyer: { spa: ['Ayuntamiento de Bilbao'] },
+      winners: { lang: 'spa', names: [ACME] },
+      countries: ['DEU'],
+    }),
+    { 'publication-date': `${D1}+01:00`, 'notice-title': { eng: 'No number' } },
+  ]);
+  status = await runTed('backfill');
+  expect(status.errors).toBe(2);
+  expect(status.lastError).toBe(`TED award notices of ${D1} (page 1): unreadable notices #2`);
+  expect((await tenderEvents()).map((e: { id: string }) => e.id)).toContain('ted:700005-2026:co-acme-infra');
 });
 
 test('an award to a company an account watchlist watches by name becomes a public_tenders lead', async () => {
