@@ -18,21 +18,22 @@ export interface TedServer {
   }[];
   /** The notices published on `day` (`YYYY-MM-DD`), served `limit` a page. */
   publish(day: string, notices: TedNoticeJson[]): void;
-  /** Answers the next search of this day and page this way instead (once). */
-  once(day: string, page: number, answer: { status: number; headers?: Record<string, string>; body: string }): void;
+  /** Answers the next search of this day and page this way instead (once); `hold` answers as usual once released. */
+  once(day: string, page: number, answer: OnceAnswer): void;
   close(): Promise<void>;
 }
 
 export type TedNoticeJson = Record<string, unknown>;
+type OnceAnswer = { status: number; headers?: Record<string, string>; body: string } | { hold: Promise<void> };
 
 export async function startTed(): Promise<TedServer> {
   const days = new Map<string, TedNoticeJson[]>();
-  const overrides = new Map<string, { status: number; headers?: Record<string, string>; body: string }>();
+  const overrides = new Map<string, OnceAnswer>();
   const searches: TedServer['searches'] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
       if (req.method !== 'POST' || req.url !== '/v3/notices/search') {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}');
         return;
@@ -50,8 +51,9 @@ export async function startTed(): Promise<TedServer> {
       const limit = Number(body.limit ?? 10);
       searches.push({ day, page, limit, body, headers: req.headers });
       const override = overrides.get(`${day}#${page}`);
-      if (override) {
-        overrides.delete(`${day}#${page}`);
+      overrides.delete(`${day}#${page}`);
+      if (override && 'hold' in override) await override.hold;
+      else if (override) {
         res.writeHead(override.status, override.headers ?? {}).end(override.body);
         return;
       }

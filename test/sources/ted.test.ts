@@ -1,6 +1,6 @@
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
-import { allLeads, client, company, createSignal, evaluateNow, ingest, settled } from '../leads/fixtures';
+import { allLeads, client, company, createSignal, evaluateNow, ingest, settled, waitFor } from '../leads/fixtures';
 import { awardNotice, startTed, type TedServer } from './ted-fixtures';
 
 const CONTACT = 'tenders-ops@leads.example.com';
@@ -43,15 +43,20 @@ afterAll(async () => {
 
 let lastTrigger = 0;
 
-async function runTed(verb: 'run' | 'backfill' = 'run') {
+/** Starts a run (or a backfill) through the admin API. */
+async function trigger(verb: 'run' | 'backfill') {
   // A schedule names a triggered run by the second it starts in: a second trigger within it starts nothing.
   if (Math.floor(Date.now() / 1000) === Math.floor(lastTrigger / 1000)) {
     await new Promise((resolve) => setTimeout(resolve, 1050 - (Date.now() % 1000)));
   }
   lastTrigger = Date.now();
-  const before = (await stack.services.sources.get('ted')).lastRunFinishedAt;
   const answer = await call(`${stack.url}/admin/v1/sources/ted/${verb}`, { method: 'POST', token: TEST_ADMIN_TOKEN });
   expect(answer.status).toBe(200);
+}
+
+async function runTed(verb: 'run' | 'backfill' = 'run') {
+  const before = (await stack.services.sources.get('ted')).lastRunFinishedAt;
+  await trigger(verb);
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const status = await stack.services.sources.get('ted');
@@ -268,6 +273,39 @@ test('a 429 waits its Retry-After and the day goes on at the page it stopped at;
   expect(status.errors).toBe(2);
   expect(status.lastError).toBe(`TED award notices of ${D1} (page 1): unreadable notices #2`);
   expect((await tenderEvents()).map((e: { id: string }) => e.id)).toContain('ted:700005-2026:co-acme-infra');
+});
+
+test('a run killed mid-way resumes from its cursor: the day under way is read to its end, the others by the next run, nothing twice', async () => {
+  ted.searches.length = 0;
+  let release!: () => void;
+  ted.once(D2, 2, { hold: new Promise<void>((resolve) => (release = resolve)) });
+  const before = await stack.services.sources.get('ted');
+  const eventsBefore = await tenderEvents();
+  await trigger('backfill');
+  await waitFor(
+    'the search of page 2',
+    async () => searchesOf(D2),
+    (pages) => pages.includes(2),
+    { timeoutMs: 60_000 },
+  );
+  const scheduled = await stack.temporal.schedule.getHandle(stack.services.sources.schedules.idOf('ted')).describe();
+  const running = scheduled.info.runningActions[0]!.workflow;
+  await stack.temporal.workflow.getHandle(running.workflowId).terminate('killed mid-run by the test');
+  expect((await stack.services.sources.get('ted')).running).toBe(true);
+  release();
+  // The killed run's last activity still finishes its day; the cursor is then past it.
+  await waitFor(
+    'the cursor past the held day',
+    async () => (await stack.db.query(`SELECT state FROM sources WHERE name = 'ted'`))[0].state.cursor,
+    (cursor) => cursor === `day-${D2}`,
+  );
+  expect(searchesOf(D1)).toEqual([]);
+
+  const resumed = await runTed();
+  expect(searchesOf(D2)).toEqual([1, 2]);
+  expect(searchesOf(D1)).toEqual([1]);
+  expect(await tenderEvents()).toEqual(eventsBefore);
+  expect(resumed.recordsIngested).toBe(before.recordsIngested);
 });
 
 test('an award to a company an account watchlist watches by name becomes a public_tenders lead', async () => {
