@@ -169,6 +169,14 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
     SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+    /** How often the ted source reads TED's contract award notices (TED publishes once per working day). */
+    TED_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** The publication days each ted run makes sure are read: today and the days before it. */
+    TED_RECENT_DAYS: z.coerce.number().int().min(1).max(31).default(3),
+    /** The days before today a ted backfill reads again. */
+    TED_BACKFILL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    /** Notices per page of a TED search (the API allows 250). */
+    TED_PAGE_SIZE: z.coerce.number().int().min(1).max(250).default(100),
     /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
     COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */

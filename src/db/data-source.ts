@@ -27,6 +27,7 @@ import { News1732241600000 } from './migrations/1732241600000-news';
 import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
+import { Ted1732242300000 } from './migrations/1732242300000-ted';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -52,6 +53,7 @@ export const migrations = [
   SecFormD1732241700000,
   Suppressions1732241900000,
   CrmExclusions1732242100000,
+  Ted1732242300000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -14,6 +14,7 @@ import { SourceSchedules } from './schedules';
 import { SiteReader } from './site-reader';
 import { SiteRobots } from './site-robots';
 import { Sources } from './sources';
+import { Ted } from './ted';
 
 /** The intent sources (docs/sources.md), their one polite fetcher and their schedules. */
 export function createSources(
@@ -27,6 +28,7 @@ export function createSources(
   const articleRobots = { allows: async (url: string) => (await siteRobots.check(url)).allowed };
   const news = new News(deps.db, ingestion, politeFetch, companyFeeds, articleRobots);
   const secFormD = new SecFormD(deps.db, ingestion, politeFetch, deps.config);
+  const ted = new Ted(deps.db, ingestion, politeFetch, deps.config);
   const siteReader = new SiteReader(politeFetch, siteRobots);
   const companyProfiles = new CompanyProfiles(deps.db, ingestion, politeFetch, siteReader, jobBoards, companyFeeds);
   const schedules = new SourceSchedules(
@@ -37,6 +39,7 @@ export function createSources(
       [news.name]: deps.config.NEWS_INTERVAL,
       [secFormD.name]: deps.config.SEC_FORM_D_INTERVAL,
       [companyProfiles.name]: deps.config.COMPANY_PROFILES_INTERVAL,
+      [ted.name]: deps.config.TED_INTERVAL,
     },
     deps.temporal,
   );
@@ -47,6 +50,7 @@ export function createSources(
     companyProfiles,
     news,
     secFormD,
-    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, companyProfiles, news, secFormD]),
+    ted,
+    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, companyProfiles, news, secFormD, ted]),
   };
 }

@@ -106,6 +106,27 @@ export class PoliteFetch {
   }
 
   /**
+   * POSTs a JSON `body` to `url` once its host's turn has come, for a search API that takes its
+   * query in the body (TED). Nothing is conditional; 429 and every other rule are as for GET.
+   */
+  async post(url: string, body: string, accept = 'application/json'): Promise<FetchAnswer> {
+    const host = new URL(url).host.toLowerCase();
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
+    if (wait > 0) await sleep(wait);
+    const headers = { 'user-agent': this.userAgent, accept, 'content-type': 'application/json' };
+    const answer = await this.request(this.targetOf(url), headers, body).catch((err: Error): FetchAnswer => ({
+      status: 'failed',
+      error: err.message,
+      statusCode: null,
+    }));
+    if ('retryAfterMs' in answer) {
+      await this.pacing.holdOff(host, answer.retryAfterMs);
+      throw new SourceThrottled(host, answer.retryAfterMs);
+    }
+    return answer;
+  }
+
+  /**
    * The least time between two requests to `host`, for every worker together: the host's own
    * published rate where we know one (SEC EDGAR, GDELT), else SOURCES_HOST_INTERVAL_MS.
    */
@@ -139,7 +160,11 @@ export class PoliteFetch {
     await execute(this.db, `DELETE FROM source_http_validators WHERE url = $1`, [url]);
   }
 
-  private request(target: URL, headers: Record<string, string>): Promise<FetchAnswer | { retryAfterMs: number }> {
+  private request(
+    target: URL,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<FetchAnswer | { retryAfterMs: number }> {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return Promise.resolve({ status: 'failed', error: 'not an http(s) URL', statusCode: null });
     const secure = target.protocol === 'https:';
@@ -149,7 +174,12 @@ export class PoliteFetch {
     return new Promise((resolve, reject) => {
       const req = send(
         target,
-        { method: 'GET', headers, agent: secure ? agents.https : agents.http, timeout: this.config.SOURCES_TIMEOUT_MS },
+        {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: secure ? agents.https : agents.http,
+          timeout: this.config.SOURCES_TIMEOUT_MS,
+        },
         (res) => {
           const statusCode = res.statusCode ?? 0;
           if (statusCode === 429) {
@@ -198,7 +228,7 @@ export class PoliteFetch {
       );
       req.on('timeout', () => req.destroy(new Error(`no answer within ${this.config.SOURCES_TIMEOUT_MS} ms`)));
       req.on('error', reject);
-      req.end();
+      req.end(body);
     });
   }
 }
