@@ -16,6 +16,8 @@ export interface PdlServer {
   person(record: PdlPerson, billed?: boolean): void;
   /** The next `times` requests to `path` answer 429 (fixed window until `x-ratelimit-reset`). */
   throttle(path: string, times: number): void;
+  /** The next request to `path` answers `status` with PDL's error body (a 500 `api_error`). */
+  fail(path: string, status: number): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
   const changelogs = new Map<string, ChangedRecord[][]>();
   const people = new Map<string, { record: PdlPerson; billed: boolean }>();
   const throttled = new Map<string, number>();
+  const failing = new Map<string, number>();
   const requests: PdlServer['requests'] = [];
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -88,6 +91,11 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
           },
           { 'x-ratelimit-remaining': '{"minute": 0}', 'x-ratelimit-reset': reset },
         );
+      }
+      const failure = failing.get(path);
+      if (failure) {
+        failing.delete(path);
+        return error(res, failure, 'api_error', 'An internal error occurred');
       }
       if (req.method === 'POST' && path === CHANGELOG_PATH) {
         const { origin_version, current_version, type, ids, scroll_token } = body ?? {};
@@ -131,6 +139,7 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
     changelog: (origin, current, type, pages) => changelogs.set(`${origin}|${current}|${type}`, pages),
     person: (record, billed = true) => people.set(record.id, { record, billed }),
     throttle: (path, times) => throttled.set(path, times),
+    fail: (path, status) => failing.set(path, status),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

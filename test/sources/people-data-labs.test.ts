@@ -274,6 +274,85 @@ test('the changelog of the tracked people becomes job changes: a new employer or
   expect(again).toMatchObject({ recordsIngested: 2, errors: 0, detail: status.detail });
 });
 
+test('a later release is compared with each release in between; a failed changelog or lookup is asked again, a new title alone is a job change', async () => {
+  // Two releases on: 28.2 (compared) → 29.0 → 29.1, driven item by item.
+  const later = createSources(
+    {
+      db: stack.db,
+      config: { ...stack.config, PEOPLE_DATA_LABS_VERSION: '29.1' },
+      logger: createLogger('silent', 'test'),
+    },
+    stack.services.ingestion,
+  ).sources;
+  const source = 'people-data-labs';
+  pdl.changelog('28.2', '29.0', 'updated', [[{ id: LENA, additional_metadata: { fields_updated: ['job_title'] } }]]);
+  pdl.changelog('28.2', '29.0', 'opted_out', [[]]);
+  const releases = () =>
+    stack.db.query(
+      `SELECT release, origin, listed_at IS NOT NULL AS listed FROM people_data_releases ORDER BY release`,
+    );
+
+  // 29.0 → 29.1 is not served yet: PDL's 400 is the error, and 29.1 stays to be compared.
+  const first = await later.syncItem(source, '1-release');
+  expect(first.error).toBe(
+    'changelog 29.0 → 29.1 (updated): PDL answered 400 (invalid_request_error: origin_version and current_version must be consecutive releases)',
+  );
+  expect(await releases()).toEqual([
+    { release: '28.2', origin: '28.1', listed: true },
+    { release: '29.0', origin: '28.2', listed: true },
+    { release: '29.1', origin: '29.0', listed: false },
+  ]);
+  const lenaItem = `2-change-29.0 ${LENA}`;
+  expect(await later.items(source, '1-release')).toEqual({ items: [lenaItem], next: null });
+
+  // Lena's lookup fails once (500): she stays to be looked up.
+  pdl.fail(retrievePath(LENA), 500);
+  expect(await later.syncItem(source, lenaItem)).toEqual({
+    records: 0,
+    error: `person ${LENA}: PDL answered 500 (api_error: An internal error occurred)`,
+  });
+  expect(await later.items(source, '1-release')).toEqual({ items: [lenaItem], next: null });
+
+  // The next run compares 29.0 → 29.1 only, and Lena's new title at the same employer is a job change.
+  pdl.changelog('29.0', '29.1', 'updated', [[]]);
+  pdl.changelog('29.0', '29.1', 'opted_out', [[]]);
+  const requestsBefore = pdl.requests.length;
+  expect(await later.syncItem(source, '1-release')).toEqual({ records: 0 });
+  expect(
+    pdl.requests.slice(requestsBefore).map((r) => [r.body.origin_version, r.body.current_version, r.body.type]),
+  ).toEqual([
+    ['29.0', '29.1', 'updated'],
+    ['29.0', '29.1', 'opted_out'],
+  ]);
+  pdl.person(
+    pdlPerson(LENA, ['Lena', 'Kim'], {
+      title: 'senior data engineer',
+      company: 'northwind labs',
+      website: 'northwind.com',
+      startDate: '2026-11',
+    }),
+  );
+  expect(await later.syncItem(source, lenaItem)).toEqual({ records: 1 });
+  expect(await stack.db.query(`SELECT company_id, data FROM events WHERE id = $1`, [`pdl:${LENA}:29.0`])).toEqual([
+    {
+      company_id: 'co-northwind',
+      data: {
+        previous_title: 'Data Engineer',
+        previous_company: 'Northwind Labs',
+        new_title: 'Senior Data Engineer',
+        new_company: 'Northwind Labs',
+        new_job_started_on: '11/2026',
+        new_job_start_month: '2026-11',
+        change_type: 'title',
+      },
+    },
+  ]);
+  expect(await later.items(source, '1-release')).toEqual({ items: [], next: null });
+  expect((await later.get(source)).detail).toBe(
+    'release 29.1 (compared with 29.0): 3 changelog calls (free), 0 person lookups, 0 credits charged = $0.00 at $0.28 a credit; 4 people tracked',
+  );
+});
+
 test('without an API key the source is listed, says it is off, and its runs ask nothing', async () => {
   const off = createSources(
     {
