@@ -101,6 +101,21 @@ test('the changelog of the tracked people becomes job changes: a new employer or
     expect((await track(personId!, pdlId!)).status).toBe(200);
   }
   expect((await track('pe-nobody', 'Nobody000poWnQ1luFBfVw_0000')).status).toBe(404);
+  // A body that is not a PDL id is refused in the error envelope and tracks nothing.
+  for (const body of [{ pdlId: 'not an id!' }, { pdlId: JANE, note: 'x' }, {}]) {
+    const refused = await call(`${stack.url}/admin/v1/people/pe-omar/people-data-labs`, {
+      method: 'PUT',
+      token: TEST_ADMIN_TOKEN,
+      body,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+  }
+  expect(
+    (await stack.db.query(`SELECT vendor_id FROM people_data_people WHERE person_id = 'pe-omar'`)).map(
+      (row: { vendor_id: string }) => row.vendor_id,
+    ),
+  ).toEqual([OMAR]);
 
   // Two scroll pages of updates (one of a person we do not track), one of opt-outs.
   pdl.changelog('28.1', '28.2', 'updated', [
