@@ -18,6 +18,8 @@ export interface PdlServer {
   throttle(path: string, times: number): void;
   /** The next request to `path` answers `status` with PDL's error body (a 500 `api_error`). */
   fail(path: string, status: number): void;
+  /** The next request to `path` answers 200 with a body that is not PDL's JSON (a proxy's page). */
+  garble(path: string): void;
   close(): Promise<void>;
 }
 
@@ -56,6 +58,7 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
   const people = new Map<string, { record: PdlPerson; billed: boolean }>();
   const throttled = new Map<string, number>();
   const failing = new Map<string, number>();
+  const garbled = new Set<string>();
   const requests: PdlServer['requests'] = [];
   const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -96,6 +99,9 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
       if (failure) {
         failing.delete(path);
         return error(res, failure, 'api_error', 'An internal error occurred');
+      }
+      if (garbled.delete(path)) {
+        return res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service unavailable</body></html>');
       }
       if (req.method === 'POST' && path === CHANGELOG_PATH) {
         const { origin_version, current_version, type, ids, scroll_token } = body ?? {};
@@ -140,6 +146,7 @@ export async function startPdl(expectedKey: string): Promise<PdlServer> {
     person: (record, billed = true) => people.set(record.id, { record, billed }),
     throttle: (path, times) => throttled.set(path, times),
     fail: (path, status) => failing.set(path, status),
+    garble: (path) => garbled.add(path),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -327,6 +327,10 @@ test('a later release is compared with each release in between; a failed changel
     error: `person ${LENA}: PDL answered 500 (api_error: An internal error occurred)`,
   });
   expect(await later.items(source, '1-release')).toEqual({ items: [lenaItem], next: null });
+  // An answer that is not PDL's JSON is a problem too, and she stays.
+  pdl.garble(retrievePath(LENA));
+  expect(await later.syncItem(source, lenaItem)).toEqual({ records: 0, error: `person ${LENA}: not a person record` });
+  expect(await later.items(source, '1-release')).toEqual({ items: [lenaItem], next: null });
 
   // The next run compares 29.0 → 29.1 only, and Lena's new title at the same employer is a job change.
   pdl.changelog('29.0', '29.1', 'updated', [[]]);

@@ -28,9 +28,20 @@ export function vendorHttp(
       redirect: 'manual',
       signal: AbortSignal.timeout(config.SOURCES_TIMEOUT_MS),
     });
-    const body = await response.text();
-    if (Buffer.byteLength(body) > config.SOURCES_MAX_RESPONSE_BYTES)
-      throw new Error(`${host}: the answer is larger than ${config.SOURCES_MAX_RESPONSE_BYTES} bytes`);
+    const body = await cappedText(response, config.SOURCES_MAX_RESPONSE_BYTES, host);
     return { status: response.status, headers: Object.fromEntries(response.headers.entries()), body };
   };
+}
+
+/** The answer's text, read no further than `cap` bytes. */
+async function cappedText(response: Response, cap: number, host: string): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > cap) throw new Error(`${host}: the answer is larger than ${cap} bytes`);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
