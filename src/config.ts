@@ -177,6 +177,19 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     TED_BACKFILL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /** Notices per page of a TED search (the API allows 250). */
     TED_PAGE_SIZE: z.coerce.number().int().min(1).max(250).default(100),
+    /** The people-data-labs source's API key (the customer's or the operator's); unset, the source is off. */
+    PEOPLE_DATA_LABS_API_KEY: optionalText,
+    /** PDL's current monthly release ("28.2"), compared with the one before it; set it when PDL publishes one. */
+    PEOPLE_DATA_LABS_VERSION: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d+\.[0-2]$/, 'must be a PDL monthly release such as "28.2"')
+        .optional(),
+    ),
+    /** How often the people-data-labs source looks for a release it has not compared yet. */
+    PEOPLE_DATA_LABS_INTERVAL: z.string().default('1d').transform(parseDuration),
+    /** What one PDL credit costs under the key's plan, in USD, for the cost in the source's status (0: credits only). */
+    PEOPLE_DATA_LABS_CREDIT_PRICE_USD: z.coerce.number().min(0).max(1000).default(0),
     /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
     COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */

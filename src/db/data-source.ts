@@ -28,6 +28,7 @@ import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
 import { Ted1732242300000 } from './migrations/1732242300000-ted';
+import { PeopleDataLabs1732242400000 } from './migrations/1732242400000-people-data-labs';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -54,6 +55,7 @@ export const migrations = [
   Suppressions1732241900000,
   CrmExclusions1732242100000,
   Ted1732242300000,
+  PeopleDataLabs1732242400000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

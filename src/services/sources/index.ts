@@ -8,6 +8,8 @@ import { CompanyFeeds } from './company-feeds';
 import { CompanyProfiles } from './company-profiles';
 import { JobBoards } from './job-boards';
 import { News } from './news';
+import { PeopleDataLabsApi } from '../../providers/sources/people-data/people-data-labs';
+import { PeopleDataChanges } from './people-data-changes';
 import { PoliteFetch } from './polite-fetch';
 import { SecFormD } from './sec-form-d';
 import { SourceSchedules } from './schedules';
@@ -31,6 +33,13 @@ export function createSources(
   const ted = new Ted(deps.db, ingestion, politeFetch, deps.config);
   const siteReader = new SiteReader(politeFetch, siteRobots);
   const companyProfiles = new CompanyProfiles(deps.db, ingestion, politeFetch, siteReader, jobBoards, companyFeeds);
+  const pdlKey = deps.config.PEOPLE_DATA_LABS_API_KEY;
+  const peopleDataLabs = new PeopleDataChanges(deps.db, ingestion, politeFetch, {
+    name: 'people-data-labs',
+    vendor: pdlKey ? new PeopleDataLabsApi(pdlKey, (request) => politeFetch.send(request)) : null,
+    release: deps.config.PEOPLE_DATA_LABS_VERSION,
+    creditPriceUsd: deps.config.PEOPLE_DATA_LABS_CREDIT_PRICE_USD,
+  });
   const schedules = new SourceSchedules(
     deps.db,
     deps.config,
@@ -40,6 +49,7 @@ export function createSources(
       [secFormD.name]: deps.config.SEC_FORM_D_INTERVAL,
       [companyProfiles.name]: deps.config.COMPANY_PROFILES_INTERVAL,
       [ted.name]: deps.config.TED_INTERVAL,
+      [peopleDataLabs.name]: deps.config.PEOPLE_DATA_LABS_INTERVAL,
     },
     deps.temporal,
   );
@@ -51,6 +61,14 @@ export function createSources(
     news,
     secFormD,
     ted,
-    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, companyProfiles, news, secFormD, ted]),
+    peopleDataLabs,
+    sources: new Sources(deps.db, deps.logger, schedules, [
+      jobBoards,
+      companyProfiles,
+      news,
+      secFormD,
+      ted,
+      peopleDataLabs,
+    ]),
   };
 }

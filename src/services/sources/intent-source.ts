@@ -12,4 +12,6 @@ export interface IntentSource {
   dueNow?(): Promise<void>;
   /** What the operator's backfill adds to the next run beyond its first item (e.g. older listings to read). */
   backfill?(): Promise<void>;
+  /** A line the source's status adds: off and why, what its last run cost. */
+  detail?(): Promise<string | null>;
 }

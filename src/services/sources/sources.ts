@@ -18,6 +18,8 @@ export interface SourceStatus {
   errors: number;
   lastError: string | null;
   lastErrorAt: string | null;
+  /** The source's own line: off and why, what its last run cost (people-data-labs); null when it has none. */
+  detail: string | null;
 }
 
 interface SourceRow {
@@ -58,12 +60,18 @@ export class Sources {
     const known = await rows<SourceRow>(this.db, `SELECT * FROM sources WHERE name = ANY($1::text[]) ORDER BY name`, [
       this.names,
     ]);
-    return Promise.all(known.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name))));
+    return Promise.all(
+      known.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name), await this.detailOf(row.name))),
+    );
   }
 
   async get(name: string): Promise<SourceStatus> {
     const row = await this.row(name);
-    return statusOf(row, await this.schedules.nextRunAt(name));
+    return statusOf(row, await this.schedules.nextRunAt(name), await this.detailOf(name));
+  }
+
+  private async detailOf(name: string): Promise<string | null> {
+    return (await this.byName.get(name)?.detail?.()) ?? null;
   }
 
   /** Pauses or resumes the source's schedule as well; a run under way finds out at its next start. */
@@ -163,7 +171,7 @@ export class Sources {
   }
 }
 
-function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
+function statusOf(row: SourceRow, nextRunAt: Date | null, detail: string | null): SourceStatus {
   return {
     name: row.name,
     enabled: row.enabled,
@@ -176,5 +184,6 @@ function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
     errors: Number(row.errors_count),
     lastError: row.last_error,
     lastErrorAt: row.last_error_at?.toISOString() ?? null,
+    detail,
   };
 }
