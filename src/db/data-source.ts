@@ -26,6 +26,7 @@ import { JobBoardPhases1732241500000 } from './migrations/1732241500000-job-boar
 import { News1732241600000 } from './migrations/1732241600000-news';
 import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
+import { CompaniesHouse1732242200000 } from './migrations/1732242200000-companies-house';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -50,6 +51,7 @@ export const migrations = [
   News1732241600000,
   SecFormD1732241700000,
   Suppressions1732241900000,
+  CompaniesHouse1732242200000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import type { Ingestion } from '../ingestion/ingestion';
 import { GDELT_HOST } from '../../providers/sources/news/gdelt';
+import { CompaniesHouse } from './companies-house';
 import { CompanyFeeds } from './company-feeds';
 import { CompanyProfiles } from './company-profiles';
 import { JobBoards } from './job-boards';
@@ -27,6 +28,7 @@ export function createSources(
   const articleRobots = { allows: async (url: string) => (await siteRobots.check(url)).allowed };
   const news = new News(deps.db, ingestion, politeFetch, companyFeeds, articleRobots);
   const secFormD = new SecFormD(deps.db, ingestion, politeFetch, deps.config);
+  const companiesHouse = new CompaniesHouse(deps.db, ingestion, politeFetch, deps.config);
   const siteReader = new SiteReader(politeFetch, siteRobots);
   const companyProfiles = new CompanyProfiles(deps.db, ingestion, politeFetch, siteReader, jobBoards, companyFeeds);
   const schedules = new SourceSchedules(
@@ -37,6 +39,7 @@ export function createSources(
       [news.name]: deps.config.NEWS_INTERVAL,
       [secFormD.name]: deps.config.SEC_FORM_D_INTERVAL,
       [companyProfiles.name]: deps.config.COMPANY_PROFILES_INTERVAL,
+      [companiesHouse.name]: deps.config.COMPANIES_HOUSE_INTERVAL,
     },
     deps.temporal,
   );
@@ -47,6 +50,7 @@ export function createSources(
     companyProfiles,
     news,
     secFormD,
-    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, companyProfiles, news, secFormD]),
+    companiesHouse,
+    sources: new Sources(deps.db, deps.logger, schedules, [jobBoards, companyProfiles, news, secFormD, companiesHouse]),
   };
 }

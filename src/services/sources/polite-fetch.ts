@@ -81,7 +81,7 @@ export class PoliteFetch {
    * {@link remember} with the validators only once the body's content is safely stored, so that
    * a run killed in between fetches it again rather than missing it.
    */
-  async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
+  async get(url: string, accept = 'application/json', extraHeaders: Record<string, string> = {}): Promise<FetchAnswer> {
     const host = new URL(url).host.toLowerCase();
     const wait = await this.pacing.claim(host, this.intervalOf(host));
     if (wait > 0) await sleep(wait);
@@ -90,7 +90,7 @@ export class PoliteFetch {
       `SELECT etag, last_modified FROM source_http_validators WHERE url = $1`,
       [url],
     );
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept };
+    const headers: Record<string, string> = { ...extraHeaders, 'user-agent': this.userAgent, accept };
     if (known?.etag) headers['if-none-match'] = known.etag;
     if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
     const answer = await this.request(this.targetOf(url), headers).catch((err: Error): FetchAnswer => ({
@@ -122,6 +122,12 @@ export class PoliteFetch {
     const host = new URL(url).host.toLowerCase();
     await this.pacing.holdOff(host, ms);
     return new SourceThrottled(host, ms, String(statusCode));
+  }
+
+  /** The agent a request to `target` goes through: the webhooks' address rules, as for every GET. */
+  agentFor(target: URL): http.Agent {
+    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
+    return target.protocol === 'https:' ? agents.https : agents.http;
   }
 
   async remember(url: string, validators: Validators): Promise<void> {
