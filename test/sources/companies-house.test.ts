@@ -335,6 +335,77 @@ test('a 429 waits for its Retry-After; a refused key is named in the status; a s
   expect(stream.requests.at(-1)!.path).toBe('/officers');
 });
 
+test('a watched company is found by a register search for its name, and its allotments become rounds', async () => {
+  const number = '05000005';
+  await ingest(stack, [
+    {
+      kind: 'company',
+      id: 'co-wren',
+      name: 'Wren Robotics',
+      domain: 'wren-robotics.co.uk',
+      hqCountryCode: 'GB',
+    } as never,
+  ]);
+  const api = client(stack, await createAccount(stack, { credits: 100 }));
+  const watchlist = await createSignal(api, 'account-watchlist', {
+    name: 'Robotics',
+    status: 'active',
+    config: { companies: ['wren-robotics.co.uk'] },
+  });
+  await settled(stack, watchlist.id);
+  const searchPath = '/search/companies?q=Wren%20Robotics&items_per_page=20';
+  rest.answer(searchPath, {
+    json: {
+      kind: 'search#companies',
+      total_results: 3,
+      items_per_page: 20,
+      start_index: 0,
+      items: [
+        {
+          kind: 'searchresults#company',
+          title: 'WREN ROBOTICS LIMITED',
+          company_number: number,
+          company_status: 'active',
+        },
+        {
+          kind: 'searchresults#company',
+          title: 'WREN ROBOTICS HOLDINGS LIMITED',
+          company_number: '05000006',
+          company_status: 'active',
+        },
+        {
+          kind: 'searchresults#company',
+          title: 'WREN ROBOTICS LTD',
+          company_number: '00999999',
+          company_status: 'dissolved',
+        },
+      ],
+    },
+  });
+  rest.answer(`/company/${number}/filing-history?category=capital&items_per_page=100`, {
+    json: filingHistory([allotment('MzWren1', number, daysAgo(5), [{ currency: 'USD', figure: '40,000' }])]),
+  });
+
+  await runSource();
+
+  expect(rest.requests.filter((r) => r.path === searchPath)).toHaveLength(1);
+  expect(
+    await stack.db.query(`SELECT company_id, matched_by FROM companies_house_companies WHERE company_number = $1`, [
+      number,
+    ]),
+  ).toEqual([{ company_id: 'co-wren', matched_by: 'search' }]);
+  expect(await stack.db.query(`SELECT company_id, data FROM events WHERE id = 'companies-house:MzWren1'`)).toEqual([
+    {
+      company_id: 'co-wren',
+      data: { funding_type: 'Allotment of shares', funding_amount_usd: 40_000, announcement_date: daysAgo(5) },
+    },
+  ]);
+
+  // Linked now: no second search.
+  await runSource();
+  expect(rest.requests.filter((r) => r.path === searchPath)).toHaveLength(1);
+});
+
 test('without an API key the source is listed but off, and its runs do nothing', async () => {
   const source = new CompaniesHouse(stack.db, stack.services.ingestion, stack.services.politeFetch, {
     ...stack.config,

@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The companies-house source (docs/sources.md): where its officers stream stopped (timepoint),
  * the appointments read from it waiting for their company to be matched, and which stored
- * company each Companies House company number is (or that it is none the store knows).
+ * company each Companies House company number is (or that it is none the store knows), and
+ * when each watched company was last searched for by name.
  */
 export class CompaniesHouse1732242200000 implements MigrationInterface {
   name = 'CompaniesHouse1732242200000';
@@ -27,6 +28,12 @@ export class CompaniesHouse1732242200000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX companies_house_companies_company ON companies_house_companies (company_id)`);
     await q.query(`
+      CREATE TABLE companies_house_searches (
+        company_id text PRIMARY KEY REFERENCES companies (id) ON DELETE CASCADE,
+        company_number text,
+        searched_at timestamptz NOT NULL DEFAULT now()
+      )`);
+    await q.query(`
       CREATE TABLE companies_house_appointments (
         appointment_id text PRIMARY KEY,
         company_number text NOT NULL,
@@ -43,6 +50,7 @@ export class CompaniesHouse1732242200000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE companies_house_appointments`);
+    await q.query(`DROP TABLE companies_house_searches`);
     await q.query(`DROP TABLE companies_house_companies`);
     await q.query(`DROP TABLE companies_house_streams`);
     await q.query(`DELETE FROM sources WHERE name = 'companies-house'`);

@@ -1,12 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { nameKeyOf } from '../../catalogue/identifiers';
-import type { CompanyProfile } from '../../providers/sources/companies-house/records';
+import type { CompanyProfile, SearchedCompany } from '../../providers/sources/companies-house/records';
 import type { CompanyRecordInput } from '../../providers/data/records';
 import { execute, firstRow, rows } from '../../db/sql';
 import { titleCase } from './sec-issuers';
 
 /** How a company number was found to be a stored company (`companies_house_companies.matched_by`). */
-export type NumberMatch = 'number' | 'name' | 'watched-name' | 'none';
+export type NumberMatch = 'number' | 'name' | 'watched-name' | 'search' | 'none';
 
 export interface NumberCompany {
   companyId: string | null;
@@ -99,6 +99,39 @@ export class CompaniesHouseCompanies {
            ELSE companies_house_companies.matched_by END, checked_at = now()`,
       [profile.number, match.companyId, profile.name, match.matchedBy],
     );
+  }
+
+  /**
+   * A watched company found by searching the register for its name: the one result not
+   * dissolved whose registered name is the company's, with or without its legal ending, and
+   * whose number no other company has. Two such results are never guessed between.
+   */
+  async found(companyId: string, name: string, results: SearchedCompany[]): Promise<string | null> {
+    const key = nameKeyOf(name);
+    const same = results.filter((r) => r.status !== 'dissolved' && registeredNameKeys(r.title).includes(key));
+    const numbers = [...new Set(same.map((r) => r.number))];
+    const only = numbers.length === 1 ? same.find((r) => r.number === numbers[0])! : null;
+    const taken = only ? await this.linked(only.number) : null;
+    const number = only && (!taken?.companyId || taken.companyId === companyId) ? only.number : null;
+    if (only && number) {
+      const profile = {
+        number,
+        name: only.title,
+        status: only.status,
+        type: null,
+        createdOn: null,
+        locality: null,
+        sicCodes: [],
+      };
+      await this.link(profile, { companyId, matchedBy: 'search', record: null });
+    }
+    await execute(
+      this.db,
+      `INSERT INTO companies_house_searches (company_id, company_number) VALUES ($1, $2)
+       ON CONFLICT (company_id) DO UPDATE SET company_number = $2, searched_at = now()`,
+      [companyId, number],
+    );
+    return number;
   }
 
   /** A number Companies House does not know (404): none, checked now. */

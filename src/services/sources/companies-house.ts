@@ -5,9 +5,11 @@ import {
   basicAuthOf,
   capitalFilingsUrl,
   companyProfileUrl,
+  companySearchUrl,
   officerNameParts,
   officersStreamUrl,
   parseCompanyProfile,
+  parseCompanySearch,
   parseFilingHistory,
   parseStreamLine,
   type CapitalFiling,
@@ -25,9 +27,13 @@ import { titleCase } from './sec-issuers';
 import { changed, execute, firstRow, rows } from '../../db/sql';
 
 const ITEMS_PER_PAGE = 25;
-/** A run's items, in this order: the officers stream, each company number read from it, then each linked company's filings. */
+/**
+ * A run's items, in this order: the officers stream, each company number read from it, each
+ * watched company not linked yet (searched for by name), then each linked company's filings.
+ */
 const STREAM_ITEM = '1-stream';
 const COMPANY_ITEM = '2-company-';
+const SEARCH_ITEM = '2-search-';
 const FILINGS_ITEM = '3-filings-';
 const OFFICERS_STREAM = 'officers';
 /** The appointments that are decision makers, and the title their person gets. */
@@ -47,6 +53,18 @@ const STREAM_BATCH = 100;
 /** No byte, not even a heartbeat's blank line, for this long is a dropped connection. */
 const STREAM_IDLE_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** A watched company the register search found nothing for is searched again after this long. */
+const SEARCH_AGAIN_MS = 30 * DAY_MS;
+/** The stored companies an account watchlist (not deleted) names, by page URL, domain or name, as its evaluation matches them. */
+const WATCHED_COMPANY_IDS = `
+  WITH entries AS (
+    SELECT w.* FROM watched_companies w JOIN signals g ON g.id = w.signal_id
+    WHERE w.kind = 'company' AND g.deleted_at IS NULL AND g.status = 'active'
+  )
+  SELECT c.id FROM entries w JOIN companies c ON c.linkedin_url = w.linkedin_url
+  UNION SELECT c.id FROM entries w JOIN companies c ON c.domain = w.domain
+  UNION SELECT c.id FROM entries w JOIN companies c
+    ON w.linkedin_url IS NULL AND w.domain IS NULL AND c.name_key = w.name_key`;
 
 type SourceConfig = Pick<
   Config,
@@ -94,15 +112,29 @@ export class CompaniesHouse implements IntentSource {
       `SELECT key FROM (
          SELECT DISTINCT $2 || company_number AS key FROM companies_house_appointments WHERE status = 'pending'
          UNION ALL
+         SELECT $6 || c.id FROM companies c
+         WHERE c.id IN (${WATCHED_COMPANY_IDS}) AND (c.hq_country_code IS NULL OR c.hq_country_code = 'GB')
+           AND NOT EXISTS (SELECT 1 FROM companies_house_companies h WHERE h.company_id = c.id)
+           AND NOT EXISTS (SELECT 1 FROM companies_house_searches s WHERE s.company_id = c.id
+             AND s.searched_at > now() - make_interval(secs => $7::bigint / 1000.0))
+         UNION ALL
          SELECT $3 || company_number FROM companies_house_companies
          WHERE company_id IS NOT NULL
            AND (filings_read_at IS NULL OR filings_read_at < now() - make_interval(secs => $5::bigint / 1000.0))
        ) k WHERE key COLLATE "C" > $1 ORDER BY key COLLATE "C" LIMIT $4`,
-      [after ?? '', COMPANY_ITEM, FILINGS_ITEM, ITEMS_PER_PAGE, this.config.COMPANIES_HOUSE_FILINGS_INTERVAL],
+      [
+        after ?? '',
+        COMPANY_ITEM,
+        FILINGS_ITEM,
+        ITEMS_PER_PAGE,
+        this.config.COMPANIES_HOUSE_FILINGS_INTERVAL,
+        SEARCH_ITEM,
+        SEARCH_AGAIN_MS,
+      ],
     );
     const items = listed.map((row) => row.key);
     // A company matched lists its filings as due: the run asks again after it, to read them too.
-    const more = items.length === ITEMS_PER_PAGE || items.some((item) => item.startsWith(COMPANY_ITEM));
+    const more = items.length === ITEMS_PER_PAGE || items.some((item) => !item.startsWith(FILINGS_ITEM));
     return { items, next: more ? items[items.length - 1]! : null };
   }
 
@@ -110,6 +142,7 @@ export class CompaniesHouse implements IntentSource {
     if (this.off()) return { records: 0 };
     if (item === STREAM_ITEM) return this.readOfficersStream(progress);
     if (item.startsWith(COMPANY_ITEM)) return this.matchCompany(item.slice(COMPANY_ITEM.length));
+    if (item.startsWith(SEARCH_ITEM)) return this.searchWatched(item.slice(SEARCH_ITEM.length));
     if (item.startsWith(FILINGS_ITEM)) return this.readCapitalFilings(item.slice(FILINGS_ITEM.length));
     return { records: 0 };
   }
@@ -303,6 +336,20 @@ export class CompaniesHouse implements IntentSource {
     );
     const dropped = status === 'dropped' ? count : 0;
     return error ? { records: 0, dropped, error } : { records: 0, dropped };
+  }
+
+  /** A watched company not linked to a number: the register searched for its name. */
+  private async searchWatched(companyId: string): Promise<SourceItemResult> {
+    const company = await firstRow<{ name: string }>(this.db, `SELECT name FROM companies WHERE id = $1`, [companyId]);
+    if (!company) return { records: 0 };
+    const answer = await this.get(companySearchUrl(company.name));
+    const where = `search for ${company.name}`;
+    if (answer.status !== 'ok')
+      return { records: 0, error: `${where}: ${answer.status === 'failed' ? answer.error : 'no answer'}` };
+    const parsed = parseCompanySearch(answer.body);
+    if ('problem' in parsed) return { records: 0, error: `${where}: ${parsed.problem}` };
+    await this.companies.found(companyId, company.name, parsed.companies);
+    return { records: 0 };
   }
 
   /** A linked company's capital filings: each share allotment (SH01) of the last year becomes a round, once. */

@@ -15,6 +15,10 @@ export const companyProfileUrl = (number: string) => `${REST_ORIGIN}/company/${e
 export const capitalFilingsUrl = (number: string) =>
   `${REST_ORIGIN}/company/${encodeURIComponent(number)}/filing-history?category=capital&items_per_page=100`;
 
+/** The register searched by name (the first 20 results). */
+export const companySearchUrl = (name: string) =>
+  `${REST_ORIGIN}/search/companies?q=${encodeURIComponent(name)}&items_per_page=20`;
+
 /** HTTP Basic with the key as the user name and an empty password. */
 export const basicAuthOf = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 
@@ -185,4 +189,28 @@ export function parseFilingHistory(body: string): { filings: CapitalFiling[] } |
     });
   }
   return { filings };
+}
+
+export interface SearchedCompany {
+  number: string;
+  title: string;
+  status: string | null;
+}
+
+/** A company search's results (`items[]`: `title`, `company_number`, `company_status`). */
+export function parseCompanySearch(body: string): { companies: SearchedCompany[] } | { problem: string } {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = record(JSON.parse(body));
+  } catch {
+    return { problem: 'the company search is not JSON' };
+  }
+  const items = Array.isArray(parsed.items) ? parsed.items.map(record) : [];
+  return {
+    companies: items.flatMap((item) => {
+      const number = text(item.company_number);
+      const title = text(item.title);
+      return number && title ? [{ number: number.toUpperCase(), title, status: text(item.company_status) }] : [];
+    }),
+  };
 }
