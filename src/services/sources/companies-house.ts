@@ -309,8 +309,13 @@ export class CompaniesHouse implements IntentSource {
     const eventIds: string[] = [];
     for (const { appointment } of pending) {
       const person = officerPerson(appointment, companyId);
-      const existing = known.get(`${person.firstName} ${person.lastName}`.toLowerCase());
-      if (!existing) records.push(person);
+      const name = `${person.firstName} ${person.lastName}`.toLowerCase();
+      const existing = known.get(name);
+      if (!existing) {
+        records.push(person);
+        // A second appointment of the same person (another role) names the same person.
+        known.set(name, person.id);
+      }
       const event = decisionMakerEvent(appointment, companyId, existing ?? person.id);
       records.push(event);
       eventIds.push(event.id);
