@@ -16,6 +16,10 @@ const errors = {
 const sourceStatus = z.object({
   name: z.string(),
   enabled: z.boolean(),
+  off: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why the source does nothing though enabled (e.g. "off: no API key"), else null' }),
   running: z.boolean().meta({ description: 'A run started and has not finished (or was killed and resumes next run)' }),
   lastRunStartedAt: z.string().nullable(),
   lastRunFinishedAt: z.string().nullable(),

@@ -384,7 +384,8 @@ test('without an API key the source is listed, says it is off, and its runs ask 
   expect(off.sources.names).toContain('people-data-labs');
   expect(await off.sources.get('people-data-labs')).toMatchObject({
     name: 'people-data-labs',
-    detail: 'off: no API key',
+    off: 'off: no API key (PEOPLE_DATA_LABS_API_KEY)',
+    detail: null,
   });
   const requestsBefore = pdl.requests.length;
   expect(await off.sources.items('people-data-labs', null)).toEqual({ items: [], next: null });

@@ -27,7 +27,6 @@ afterAll(async () => {
   await sec?.close();
 });
 
-
 const runSecFormD = () => runSourceNow(stack, 'sec-form-d');
 
 const HERON = {

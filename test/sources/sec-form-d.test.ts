@@ -52,7 +52,6 @@ function file(entry: Omit<FeedEntry, 'company' | 'cik'>, doc: FormDFixture) {
   sec.answer(primaryDocPath(doc.cik, entry.accession), xmlAnswer(formDXml(doc)));
 }
 
-
 const runSource = (verb: 'run' | 'backfill' = 'run') => runSourceNow(stack, 'sec-form-d', verb);
 
 const formDEvents = () =>

@@ -4,6 +4,7 @@ import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import type { Ingestion } from '../ingestion/ingestion';
 import { GDELT_HOST } from '../../providers/sources/news/gdelt';
+import { CompaniesHouse } from './companies-house';
 import { CompanyFeeds } from './company-feeds';
 import { CompanyProfiles } from './company-profiles';
 import { JobBoards } from './job-boards';
@@ -31,6 +32,7 @@ export function createSources(
   const news = new News(deps.db, ingestion, politeFetch, companyFeeds, articleRobots);
   const secFormD = new SecFormD(deps.db, ingestion, politeFetch, deps.config);
   const ted = new Ted(deps.db, ingestion, politeFetch, deps.config);
+  const companiesHouse = new CompaniesHouse(deps.db, ingestion, politeFetch, deps.config);
   const siteReader = new SiteReader(politeFetch, siteRobots);
   const companyProfiles = new CompanyProfiles(deps.db, ingestion, politeFetch, siteReader, jobBoards, companyFeeds);
   const pdlKey = deps.config.PEOPLE_DATA_LABS_API_KEY;
@@ -50,6 +52,7 @@ export function createSources(
       [companyProfiles.name]: deps.config.COMPANY_PROFILES_INTERVAL,
       [ted.name]: deps.config.TED_INTERVAL,
       [peopleDataLabs.name]: deps.config.PEOPLE_DATA_LABS_INTERVAL,
+      [companiesHouse.name]: deps.config.COMPANIES_HOUSE_INTERVAL,
     },
     deps.temporal,
   );
@@ -62,6 +65,7 @@ export function createSources(
     secFormD,
     ted,
     peopleDataLabs,
+    companiesHouse,
     sources: new Sources(deps.db, deps.logger, schedules, [
       jobBoards,
       companyProfiles,
@@ -69,6 +73,7 @@ export function createSources(
       secFormD,
       ted,
       peopleDataLabs,
+      companiesHouse,
     ]),
   };
 }

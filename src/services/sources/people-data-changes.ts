@@ -102,9 +102,14 @@ export class PeopleDataChanges implements IntentSource {
     );
   }
 
-  /** The status line: off and why, or the last release compared and what it cost. */
-  async detail(): Promise<string> {
-    if (!this.settings.vendor) return 'off: no API key';
+  /** Without the vendor's key the source is listed but reads nothing (the status's `off`). */
+  off(): string | null {
+    return this.settings.vendor ? null : 'off: no API key (PEOPLE_DATA_LABS_API_KEY)';
+  }
+
+  /** The status line: the last release compared and what it cost. */
+  async detail(): Promise<string | null> {
+    if (!this.settings.vendor) return null;
     const [{ tracked }] = await rows<{ tracked: number }>(
       this.db,
       `SELECT count(*)::int AS tracked FROM people_data_people WHERE source = $1 AND opted_out_at IS NULL AND person_id IS NOT NULL`,

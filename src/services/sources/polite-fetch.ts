@@ -81,13 +81,13 @@ export class PoliteFetch {
    * {@link remember} with the validators only once the body's content is safely stored, so that
    * a run killed in between fetches it again rather than missing it.
    */
-  async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
+  async get(url: string, accept = 'application/json', extraHeaders: Record<string, string> = {}): Promise<FetchAnswer> {
     const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
       this.db,
       `SELECT etag, last_modified FROM source_http_validators WHERE url = $1`,
       [url],
     );
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept };
+    const headers: Record<string, string> = { ...extraHeaders, 'user-agent': this.userAgent, accept };
     if (known?.etag) headers['if-none-match'] = known.etag;
     if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
     return this.paced(url, headers);
@@ -135,6 +135,12 @@ export class PoliteFetch {
     const host = new URL(url).host.toLowerCase();
     await this.pacing.holdOff(host, ms);
     return new SourceThrottled(host, ms, String(statusCode));
+  }
+
+  /** The agent a request to `target` goes through: the webhooks' address rules, as for every GET. */
+  agentFor(target: URL): http.Agent {
+    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
+    return target.protocol === 'https:' ? agents.https : agents.http;
   }
 
   async remember(url: string, validators: Validators): Promise<void> {
@@ -205,9 +211,7 @@ export class PoliteFetch {
   ): Promise<RawAnswer> {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
       return Promise.reject(new Error('not an http(s) URL'));
-    const secure = target.protocol === 'https:';
-    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
-    const send = secure ? https.request : http.request;
+    const send = target.protocol === 'https:' ? https.request : http.request;
     const cap = this.config.SOURCES_MAX_RESPONSE_BYTES;
     return new Promise((resolve, reject) => {
       const req = send(
@@ -215,7 +219,7 @@ export class PoliteFetch {
         {
           method,
           headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          agent: secure ? agents.https : agents.http,
+          agent: this.agentFor(target),
           timeout: this.config.SOURCES_TIMEOUT_MS,
         },
         (res) => {

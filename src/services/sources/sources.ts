@@ -9,6 +9,8 @@ import { execute, firstRow, rows } from '../../db/sql';
 export interface SourceStatus {
   name: string;
   enabled: boolean;
+  /** Why the source does nothing though enabled (e.g. "off: no API key"), else null. */
+  off: string | null;
   running: boolean;
   lastRunStartedAt: string | null;
   lastRunFinishedAt: string | null;
@@ -61,17 +63,28 @@ export class Sources {
       this.names,
     ]);
     return Promise.all(
-      known.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name), await this.detailOf(row.name))),
+      known.map(async (row) =>
+        statusOf(
+          row,
+          await this.schedules.nextRunAt(row.name),
+          await this.detailOf(row.name),
+          this.offReason(row.name),
+        ),
+      ),
     );
   }
 
   async get(name: string): Promise<SourceStatus> {
     const row = await this.row(name);
-    return statusOf(row, await this.schedules.nextRunAt(name), await this.detailOf(name));
+    return statusOf(row, await this.schedules.nextRunAt(name), await this.detailOf(name), this.offReason(name));
   }
 
   private async detailOf(name: string): Promise<string | null> {
     return (await this.byName.get(name)?.detail?.()) ?? null;
+  }
+
+  private offReason(name: string): string | null {
+    return this.byName.get(name)?.off?.() ?? null;
   }
 
   /** Pauses or resumes the source's schedule as well; a run under way finds out at its next start. */
@@ -106,7 +119,7 @@ export class Sources {
   /** A run's start: a fresh one, or the unfinished one's cursor. */
   async beginRun(name: string): Promise<SourceRunStart> {
     const row = await this.row(name);
-    if (!row.enabled) return { enabled: false, cursor: null };
+    if (!row.enabled || this.offReason(name)) return { enabled: false, cursor: null };
     if (row.state.running) return { enabled: true, cursor: row.state.cursor ?? null };
     await execute(
       this.db,
@@ -121,8 +134,8 @@ export class Sources {
   }
 
   /** One item synced, its records and error counted, and the cursor moved past it. */
-  async syncItem(name: string, item: string): Promise<SourceItemResult> {
-    const result = await this.source(name).sync(item);
+  async syncItem(name: string, item: string, progress?: (detail: unknown) => void): Promise<SourceItemResult> {
+    const result = await this.source(name).sync(item, progress);
     await execute(
       this.db,
       `UPDATE sources SET records_ingested = records_ingested + $2,
@@ -171,10 +184,11 @@ export class Sources {
   }
 }
 
-function statusOf(row: SourceRow, nextRunAt: Date | null, detail: string | null): SourceStatus {
+function statusOf(row: SourceRow, nextRunAt: Date | null, detail: string | null, off: string | null): SourceStatus {
   return {
     name: row.name,
     enabled: row.enabled,
+    off,
     running: row.state.running === true,
     lastRunStartedAt: row.last_run_started_at?.toISOString() ?? null,
     lastRunFinishedAt: row.last_run_finished_at?.toISOString() ?? null,
