@@ -1,4 +1,4 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Services } from '../src/services';
 import { SourceThrottled } from '../src/services/sources/polite-fetch';
 import type { SourceCursor } from '../src/temporal/contract';
@@ -11,7 +11,8 @@ export function sourceActivities(services: Services) {
     listSourceItems: (name: string, after: SourceCursor) => sources.items(name, after),
     async syncSourceItem(name: string, item: string) {
       try {
-        return await sources.syncItem(name, item);
+        // A long item (a stream read) heartbeats how far it got.
+        return await sources.syncItem(name, item, (detail) => Context.current().heartbeat(detail));
       } catch (err) {
         // The host's Retry-After becomes this activity's next retry delay.
         if (err instanceof SourceThrottled) {

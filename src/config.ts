@@ -169,6 +169,41 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
     SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
+    /** How often the ted source reads TED's contract award notices (TED publishes once per working day). */
+    TED_INTERVAL: z.string().default('6h').transform(parseDuration),
+    /** The publication days each ted run makes sure are read: today and the days before it. */
+    TED_RECENT_DAYS: z.coerce.number().int().min(1).max(31).default(3),
+    /** The days before today a ted backfill reads again. */
+    TED_BACKFILL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    /** Notices per page of a TED search (the API allows 250). */
+    TED_PAGE_SIZE: z.coerce.number().int().min(1).max(250).default(100),
+    /** The people-data-labs source's API key (the customer's or the operator's); unset, the source is off. */
+    PEOPLE_DATA_LABS_API_KEY: optionalText,
+    /** PDL's current monthly release ("28.2"), compared with the one before it; set it when PDL publishes one. */
+    PEOPLE_DATA_LABS_VERSION: optionalText.pipe(
+      z
+        .string()
+        .regex(/^\d+\.[0-2]$/, 'must be a PDL monthly release such as "28.2"')
+        .optional(),
+    ),
+    /** How often the people-data-labs source looks for a release it has not compared yet. */
+    PEOPLE_DATA_LABS_INTERVAL: z.string().default('1d').transform(parseDuration),
+    /** What one PDL credit costs under the key's plan, in USD, for the cost in the source's status (0: credits only). */
+    PEOPLE_DATA_LABS_CREDIT_PRICE_USD: z.coerce.number().min(0).max(1000).default(0),
+    /** The companies-house source's REST key (HTTP Basic user name); without it the source is off. */
+    COMPANIES_HOUSE_API_KEY: optionalText,
+    /** The key of Companies House's streaming API (a separate key); without it the officers stream is not read. */
+    COMPANIES_HOUSE_STREAM_KEY: optionalText,
+    /** How often the companies-house source runs: a bounded read of the officers stream, then matching and filings. */
+    COMPANIES_HOUSE_INTERVAL: z.string().default('5m').transform(parseDuration),
+    /** How long one run reads the officers stream at most (the activity allows 5 minutes). */
+    COMPANIES_HOUSE_STREAM_READ_SECONDS: z.coerce.number().int().min(1).max(240).default(120),
+    /** Stream events one run reads at most. */
+    COMPANIES_HOUSE_STREAM_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
+    /** How often a linked company's capital filings are read again. */
+    COMPANIES_HOUSE_FILINGS_INTERVAL: z.string().default('24h').transform(parseDuration),
+    /** The fixed rate turning a GBP statement of capital into `funding_amount_usd`; 0 leaves GBP amounts empty. */
+    COMPANIES_HOUSE_GBP_USD_RATE: z.coerce.number().min(0).max(100).default(1.27),
     /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
     COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */

@@ -16,6 +16,10 @@ const errors = {
 const sourceStatus = z.object({
   name: z.string(),
   enabled: z.boolean(),
+  off: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why the source does nothing though enabled (e.g. "off: no API key"), else null' }),
   running: z.boolean().meta({ description: 'A run started and has not finished (or was killed and resumes next run)' }),
   lastRunStartedAt: z.string().nullable(),
   lastRunFinishedAt: z.string().nullable(),
@@ -27,6 +31,10 @@ const sourceStatus = z.object({
   errors: z.number(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
+  detail: z
+    .string()
+    .nullable()
+    .meta({ description: "The source's own line: off and why, what its last release cost (people-data-labs)" }),
 });
 const nameParam = z.object({ name: z.string().min(1).max(100) });
 
@@ -69,9 +77,18 @@ const companySite = z.object({
   lastProblem: z.string().nullable(),
 });
 
+export const pdlPersonBody = z.strictObject({
+  pdlId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/, 'must be a PDL person id such as "qEnOZ5Oh0poWnQ1luFBfVw_0000"'),
+});
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards, companyFeeds, companyProfiles } = services;
+  const { sources, jobBoards, companyFeeds, companyProfiles, peopleDataLabs } = services;
   const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
     defineRoute({
       method: 'post',
@@ -143,6 +160,28 @@ export function adminSourceRoutes(services: Services) {
         companyId: params.companyId,
         feeds: await companyFeeds.add(params.companyId, body.urls),
       }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/admin/v1/people/{personId}/people-data-labs',
+      operationId: 'adminTrackPersonInPeopleDataLabs',
+      summary:
+        'Track a stored person under their People Data Labs id: the people-data-labs source diffs their job at each release',
+      tags,
+      access: admin,
+      params: z.object({ personId: z.string().min(1).max(200) }),
+      body: pdlPersonBody,
+      responses: {
+        200: { description: 'Tracked', schema: z.object({ personId: z.string(), pdlId: z.string() }) },
+        401: errors[401],
+        404: { description: 'Unknown person', schema: errorEnvelope },
+        409: { description: 'The PDL id opted out: it is never tracked again', schema: errorEnvelope },
+        422: { description: 'Invalid body', schema: errorEnvelope },
+      },
+      handle: async ({ params, body }) => {
+        await peopleDataLabs.track(params.personId, body.pdlId);
+        return { personId: params.personId, pdlId: body.pdlId };
+      },
     }),
     defineRoute({
       method: 'get',

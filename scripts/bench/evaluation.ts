@@ -10,8 +10,7 @@ import { openDatabase } from '../../src/db/data-source';
 import { Signal } from '../../src/db/entities/signal';
 import { listPersonas } from '../../src/catalogue/personas';
 import { COMPANY_SIZE_BANDS } from '../../src/catalogue/company-sizes';
-import { CANDIDATE_COLUMNS } from '../../src/services/leads/candidate';
-import { evaluationPlan, findCandidates } from '../../src/services/leads/evaluation';
+import { candidateQuery, findCandidates } from '../../src/services/leads/evaluation';
 import { call, createAccount, expectStatus } from './http';
 import type { BenchStack } from './stack';
 import { median } from './stats';
@@ -108,24 +107,6 @@ async function insertRows(
     if ((to + 1) % 200_000 === 0 || to + 1 === rows)
       log(`  ${(to + 1).toLocaleString('en-US')} people and events stored`);
   }
-}
-
-/** The candidate query exactly as `findCandidates` builds it, for EXPLAIN. */
-function candidateQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
-  const plan = evaluationPlan(signal, now);
-  const where = [
-    plan.kind,
-    plan.watched,
-    ...plan.filters.map((filter) => filter.sql),
-    `NOT ${plan.isLead}`,
-    plan.subjectAllowed,
-  ];
-  const { args } = plan;
-  const sql = `SELECT ${CANDIDATE_COLUMNS}
-      FROM ${plan.from}
-      WHERE ${where.map((condition) => `(${condition})`).join('\n AND ')}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`;
-  return { sql, args };
 }
 
 export async function runEvaluation(

@@ -76,6 +76,9 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
       COMPANY_PROFILES_INTERVAL: never,
       NEWS_INTERVAL: never,
       SEC_FORM_D_INTERVAL: never,
+      TED_INTERVAL: never,
+      PEOPLE_DATA_LABS_INTERVAL: never,
+      COMPANIES_HOUSE_INTERVAL: never,
     },
     workerEnv: { SOURCES_HOST_INTERVAL_MS: '0' },
   };

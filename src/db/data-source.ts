@@ -27,6 +27,9 @@ import { News1732241600000 } from './migrations/1732241600000-news';
 import { SecFormD1732241700000 } from './migrations/1732241700000-sec-form-d';
 import { Suppressions1732241900000 } from './migrations/1732241900000-suppressions';
 import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
+import { Ted1732242300000 } from './migrations/1732242300000-ted';
+import { PeopleDataLabs1732242400000 } from './migrations/1732242400000-people-data-labs';
+import { CompaniesHouse1732242200000 } from './migrations/1732242200000-companies-house';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -52,6 +55,9 @@ export const migrations = [
   SecFormD1732241700000,
   Suppressions1732241900000,
   CrmExclusions1732242100000,
+  Ted1732242300000,
+  PeopleDataLabs1732242400000,
+  CompaniesHouse1732242200000,
 ];
 
 /** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { startStack, type Stack } from '../setup/stack';
+import { evaluateNow } from '../setup/evaluation';
 import { call } from '../setup/http';
 import { startOAuthServer, type OAuthServer } from '../vendors/oauth-server';
 import {
@@ -350,15 +351,7 @@ test("Pipedrive's 429: a short Retry-After is waited out in the run; a long one 
   expect(after.last_error).toBeNull();
 });
 
-async function evaluate(signalId: string): Promise<number> {
-  let produced = 0;
-  for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(signalId);
-    produced += batch.produced;
-    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
-    if (!batch.more && batch.leads.length === 0) return produced;
-  }
-}
+const evaluate = async (signalId: string) => (await evaluateNow(stack, signalId)).produced;
 
 const leadPeople = async (signalId: string) =>
   (

@@ -1,4 +1,5 @@
 import { startStack, type Stack } from '../setup/stack';
+import { evaluateNow } from '../setup/evaluation';
 import { call, createAccount, type TestAccount } from '../setup/http';
 
 /**
@@ -29,19 +30,7 @@ const jobChangesConfig = {
   locations: ['Texas'],
 };
 
-/**
- * One evaluation as the signal workflow runs it: batches until none is left, each batch's leads
- * recorded as handed off after it (no worker starts lead workflows here).
- */
-async function evaluate(signalId: string): Promise<{ produced: number; deferredBy?: string }> {
-  let produced = 0;
-  for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(signalId);
-    produced += batch.produced;
-    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
-    if (!batch.more && batch.leads.length === 0) return { produced, deferredBy: batch.deferredBy };
-  }
-}
+const evaluate = (signalId: string) => evaluateNow(stack, signalId);
 
 async function createSignal(account: TestAccount, path: string, body: Record<string, unknown>): Promise<string> {
   const answer = await call(`${stack.url}/api/v1/signals/${path}`, { token: account.apiKey, body });

@@ -1,4 +1,5 @@
 import { startStack, type Stack } from '../setup/stack';
+import { evaluateNow } from '../setup/evaluation';
 import { call, createAccount, type TestAccount } from '../setup/http';
 
 /**
@@ -24,15 +25,7 @@ const counts = async () =>
     )
   )[0];
 
-async function evaluate(signalId: string): Promise<number> {
-  let produced = 0;
-  for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(signalId);
-    produced += batch.produced;
-    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
-    if (!batch.more && batch.leads.length === 0) return produced;
-  }
-}
+const evaluate = async (signalId: string) => (await evaluateNow(stack, signalId)).produced;
 
 const ctoConfig = { jobTitles: ['Chief Technology Officer'], locations: ['Texas'] };
 

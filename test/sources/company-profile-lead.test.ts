@@ -1,10 +1,11 @@
-import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
-import { call, createAccount } from '../setup/http';
+import { startStack, type Stack } from '../setup/stack';
+import { createAccount } from '../setup/http';
 import { allLeads, client, createSignal, evaluateNow, settled } from '../leads/fixtures';
 import { startVendor, type VendorServer } from './vendors';
 import { greenhouseBoard, greenhouseJob } from './board-fixtures';
 import { startSite, siteHostMap, type SiteServer } from './site-servers';
 import { homepage, snippets } from './site-fixtures';
+import { runSourceNow } from './source-runs';
 
 let stack: Stack;
 let greenhouse: VendorServer;
@@ -29,16 +30,7 @@ afterAll(async () => {
   await Promise.all([greenhouse?.close(), site?.close()]);
 });
 
-async function run(source: string) {
-  const before = (await stack.services.sources.get(source)).lastRunFinishedAt;
-  await call(`${stack.url}/admin/v1/sources/${source}/run`, { method: 'POST', token: TEST_ADMIN_TOKEN });
-  for (let i = 0; i < 300; i++) {
-    const status = await stack.services.sources.get(source);
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the ${source} run did not finish`);
-}
+const run = (source: string) => runSourceNow(stack, source);
 
 test('a watched company whose site links a Greenhouse board: once a posting appears there, a job_offers lead with every job field and the site’s title, description and technologies', async () => {
   site.answer('/', {

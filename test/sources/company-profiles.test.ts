@@ -2,6 +2,7 @@ import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call } from '../setup/http';
 import { startSite, siteHostMap, type SiteServer } from './site-servers';
 import { homepage, snippets } from './site-fixtures';
+import { runSourceNow } from './source-runs';
 
 const CONTACT = 'profiles-ops@leads.example.com';
 const SOURCE = 'company-profiles';
@@ -104,18 +105,7 @@ afterAll(async () => {
   await Promise.all(Object.values(sites ?? {}).map((s) => s.close()));
 });
 
-async function runSource() {
-  const before = (await stack.services.sources.get(SOURCE)).lastRunFinishedAt;
-  const answer = await call(`${stack.url}/admin/v1/sources/${SOURCE}/run`, { method: 'POST', token: TEST_ADMIN_TOKEN });
-  expect(answer.status).toBe(200);
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const status = await stack.services.sources.get(SOURCE);
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the company-profiles run did not finish in time');
-}
+const runSource = () => runSourceNow(stack, SOURCE);
 
 const companyRow = async (id: string) =>
   (

@@ -3,6 +3,7 @@ import { call, createAccount } from '../setup/http';
 import { allLeads, client, company, createSignal, evaluateNow, ingest, person, settled } from '../leads/fixtures';
 import { startVendor, type VendorServer } from './vendors';
 import { greenhouseBoard, greenhouseJob } from './board-fixtures';
+import { runSourceNow } from './source-runs';
 
 let stack: Stack;
 let greenhouse: VendorServer;
@@ -24,16 +25,7 @@ afterAll(async () => {
   await greenhouse?.close();
 });
 
-async function runJobBoards() {
-  const before = (await stack.services.sources.get('job-boards')).lastRunFinishedAt;
-  await call(`${stack.url}/admin/v1/sources/job-boards/run`, { method: 'POST', token: TEST_ADMIN_TOKEN });
-  for (let i = 0; i < 300; i++) {
-    const status = await stack.services.sources.get('job-boards');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the job-boards run did not finish');
-}
+const runJobBoards = () => runSourceNow(stack, 'job-boards');
 
 test('a watched company with a Greenhouse board: once a posting appears there, a job_offers lead carries every job field', async () => {
   const watched = company('board-lead', { homepageTitle: 'Board Lead Labs', metaDescription: 'Tools for builders' });

@@ -15,6 +15,7 @@ import {
 } from './board-fixtures';
 import { nextPollAt, phaseOf } from '../../src/services/sources/board-phases';
 import { DETAILS_PER_POLL } from '../../src/services/sources/job-boards';
+import { runSourceNow, waitForRunAfter } from './source-runs';
 
 /** Workable, SmartRecruiters, Recruitee and Personio boards, each served as its vendor documents it. */
 
@@ -95,26 +96,7 @@ async function unlinkAll() {
   await stack.db.query(`DELETE FROM company_job_boards`);
 }
 
-/** The operator's run now, waited for. */
-async function runSource() {
-  const before = (await stack.services.sources.get('job-boards')).lastRunFinishedAt;
-  const answer = await call(`${stack.url}/admin/v1/sources/job-boards/run`, {
-    method: 'POST',
-    token: TEST_ADMIN_TOKEN,
-  });
-  expect(answer.status).toBe(200);
-  return waitForRunAfter(before);
-}
-
-async function waitForRunAfter(before: string | null) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const status = await stack.services.sources.get('job-boards');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the job-boards run did not finish in time');
-}
+const runSource = () => runSourceNow(stack, 'job-boards');
 
 const eventsOf = (companyId: string) =>
   stack.db.query(
@@ -285,7 +267,7 @@ test('SmartRecruiters pages are followed by offset up to totalFound; job ads are
   expect(await stack.services.jobBoards.items(null)).toEqual({ items: ['smartrecruiters:zeta-big'], next: null });
 
   await stack.services.sources.schedules.trigger('job-boards');
-  await waitForRunAfter((await stack.services.sources.get('job-boards')).lastRunFinishedAt);
+  await waitForRunAfter(stack, 'job-boards', (await stack.services.sources.get('job-boards')).lastRunFinishedAt);
   expect(await ids()).toEqual(postings.map((p) => `smartrecruiters:zeta-big:${p.id}`).sort());
   for (const posting of postings) expect(requestsTo(smartrecruiters, srDetail('zeta-big', posting.id))).toBe(1);
   // Done, the board waits for its phase again.
@@ -376,7 +358,7 @@ test('each board is due once per JOB_BOARDS_INTERVAL at its own phase; a schedul
   const recruiteeBefore = requestsTo(recruiteeEta, RECRUITEE);
   const workableBefore = requestsTo(workable, workablePath('eps'));
   await stack.services.sources.schedules.trigger('job-boards');
-  await waitForRunAfter((await stack.services.sources.get('job-boards')).lastRunFinishedAt);
+  await waitForRunAfter(stack, 'job-boards', (await stack.services.sources.get('job-boards')).lastRunFinishedAt);
   expect(requestsTo(recruiteeEta, RECRUITEE)).toBe(recruiteeBefore + 1);
   expect(requestsTo(workable, workablePath('eps'))).toBe(workableBefore);
 

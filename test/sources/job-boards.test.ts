@@ -2,6 +2,7 @@ import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call } from '../setup/http';
 import { startVendor, type VendorServer } from './vendors';
 import { ashbyBoard, ashbyJob, greenhouseBoard, greenhouseJob, leverPosting } from './board-fixtures';
+import { runSourceNow } from './source-runs';
 
 const CONTACT = 'sources-ops@leads.example.com';
 let stack: Stack;
@@ -54,26 +55,7 @@ async function unlinkAll() {
   await stack.db.query(`DELETE FROM company_job_boards`);
 }
 
-/** Runs the source now through the operator API and waits for that run to finish. */
-async function runSource() {
-  const before = (await stack.services.sources.get('job-boards')).lastRunFinishedAt;
-  const answer = await call(`${stack.url}/admin/v1/sources/job-boards/run`, {
-    method: 'POST',
-    token: TEST_ADMIN_TOKEN,
-  });
-  expect(answer.status).toBe(200);
-  return waitForRunAfter(before);
-}
-
-async function waitForRunAfter(before: string | null) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const status = await stack.services.sources.get('job-boards');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the job-boards run did not finish within a minute');
-}
+const runSource = () => runSourceNow(stack, 'job-boards');
 
 const jobEvents = (companyId: string) =>
   stack.db.query(`SELECT id, type, occurred_at, data FROM events WHERE company_id = $1 ORDER BY id`, [companyId]);

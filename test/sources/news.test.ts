@@ -3,6 +3,7 @@ import { call, createAccount } from '../setup/http';
 import { allLeads, client, createSignal, evaluateNow, settled } from '../leads/fixtures';
 import { startVendor, type VendorServer } from './vendors';
 import { articlePage, atomFeed, gdeltArtlist, rssFeed } from './news-fixtures';
+import { runSourceNow } from './source-runs';
 
 const CONTACT = 'sources-ops@leads.example.com';
 const GDELT_INTERVAL_MS = 1000;
@@ -63,19 +64,7 @@ afterAll(async () => {
   await Promise.all([web, gdelt].map((vendor) => vendor?.close()));
 });
 
-/** Runs the source now through the operator API and waits for that run to finish. */
-async function runNews() {
-  const before = (await stack.services.sources.get('news')).lastRunFinishedAt;
-  const answer = await call(`${stack.url}/admin/v1/sources/news/run`, { method: 'POST', token: TEST_ADMIN_TOKEN });
-  expect(answer.status).toBe(200);
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    const status = await stack.services.sources.get('news');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the news run did not finish in time');
-}
+const runNews = () => runSourceNow(stack, 'news');
 
 async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,9 @@
-import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
-import { call, createAccount } from '../setup/http';
+import { startStack, type Stack } from '../setup/stack';
+import { createAccount } from '../setup/http';
 import { allLeads, client, createSignal, evaluateNow, settled } from '../leads/fixtures';
 import { startVendor, type VendorServer } from './vendors';
 import { currentFeed, feedPath, formDXml, primaryDocPath, xmlAnswer, type FeedEntry } from './sec-fixtures';
+import { runSourceNow } from './source-runs';
 
 let stack: Stack;
 let sec: VendorServer;
@@ -26,23 +27,7 @@ afterAll(async () => {
   await sec?.close();
 });
 
-let lastTrigger = 0;
-
-async function runSecFormD() {
-  // Two triggers of a schedule within one second start one run.
-  if (Math.floor(Date.now() / 1000) === Math.floor(lastTrigger / 1000)) {
-    await new Promise((resolve) => setTimeout(resolve, 1050 - (Date.now() % 1000)));
-  }
-  lastTrigger = Date.now();
-  const before = (await stack.services.sources.get('sec-form-d')).lastRunFinishedAt;
-  await call(`${stack.url}/admin/v1/sources/sec-form-d/run`, { method: 'POST', token: TEST_ADMIN_TOKEN });
-  for (let i = 0; i < 300; i++) {
-    const status = await stack.services.sources.get('sec-form-d');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the sec-form-d run did not finish');
-}
+const runSecFormD = () => runSourceNow(stack, 'sec-form-d');
 
 const HERON = {
   cik: '0001930001',

@@ -1,8 +1,7 @@
 import { openDatabase } from '../../src/db/data-source';
 import { HostPacing } from '../../src/services/sources/host-pacing';
 import { PoliteFetch } from '../../src/services/sources/polite-fetch';
-import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
-import { call } from '../setup/http';
+import { startStack, type Stack } from '../setup/stack';
 import { startVendor, type VendorServer } from './vendors';
 import {
   currentFeed,
@@ -15,6 +14,7 @@ import {
   type FeedEntry,
   type FormDFixture,
 } from './sec-fixtures';
+import { runSourceNow } from './source-runs';
 
 const CONTACT = 'filings-ops@leads.example.com';
 let stack: Stack;
@@ -52,29 +52,7 @@ function file(entry: Omit<FeedEntry, 'company' | 'cik'>, doc: FormDFixture) {
   sec.answer(primaryDocPath(doc.cik, entry.accession), xmlAnswer(formDXml(doc)));
 }
 
-let lastTrigger = 0;
-
-async function runSource(verb: 'run' | 'backfill' = 'run') {
-  // A schedule's triggered run is named by the second it starts in: a second trigger within the
-  // same second is taken for the first and starts nothing.
-  if (Math.floor(Date.now() / 1000) === Math.floor(lastTrigger / 1000)) {
-    await new Promise((resolve) => setTimeout(resolve, 1050 - (Date.now() % 1000)));
-  }
-  lastTrigger = Date.now();
-  const before = (await stack.services.sources.get('sec-form-d')).lastRunFinishedAt;
-  const answer = await call(`${stack.url}/admin/v1/sources/sec-form-d/${verb}`, {
-    method: 'POST',
-    token: TEST_ADMIN_TOKEN,
-  });
-  expect(answer.status).toBe(200);
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const status = await stack.services.sources.get('sec-form-d');
-    if (status.lastRunFinishedAt !== before && !status.running) return status;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error('the sec-form-d run did not finish within a minute');
-}
+const runSource = (verb: 'run' | 'backfill' = 'run') => runSourceNow(stack, 'sec-form-d', verb);
 
 const formDEvents = () =>
   stack.db.query(

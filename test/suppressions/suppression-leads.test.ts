@@ -1,4 +1,5 @@
 import { startStack, type Stack } from '../setup/stack';
+import { evaluateNow } from '../setup/evaluation';
 import { call, createAccount, type TestAccount } from '../setup/http';
 
 /**
@@ -14,15 +15,7 @@ let otherSignalId: string;
 const api = (path: string, init: Parameters<typeof call>[1] = {}) =>
   call(`${stack.url}/api/v1${path}`, { token: owner.apiKey, ...init });
 
-async function evaluate(id: string): Promise<number> {
-  let produced = 0;
-  for (;;) {
-    const batch = await stack.services.leadProduction.produceBatch(id);
-    produced += batch.produced;
-    await stack.services.leadProduction.recordHandOff(batch.leads.map((lead) => lead.leadId));
-    if (!batch.more && batch.leads.length === 0) return produced;
-  }
-}
+const evaluate = async (signalId: string) => (await evaluateNow(stack, signalId)).produced;
 
 const leadPeople = async (id: string) =>
   (

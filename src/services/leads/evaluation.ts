@@ -36,16 +36,19 @@ export async function findCandidates(
   now: Date,
   limit: number,
 ): Promise<Candidate[]> {
+  const { sql, args } = candidateQuery(signal, now, limit);
+  return rows<Candidate>(tx, sql, args);
+}
+
+/** The candidate query with its bind values (the bench EXPLAINs the same text). */
+export function candidateQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
   const plan = evaluationPlan(signal, now);
   const { args } = plan;
-  return rows<Candidate>(
-    tx,
-    `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
+  const sql = `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
       FROM ${plan.from}
       WHERE ${candidateCondition(plan)}
-      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`,
-    args,
-  );
+      ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`;
+  return { sql, args };
 }
 
 /** What makes a row of the plan a candidate: every rule, no lead yet for the event, and the duplicate rule. */

@@ -8,6 +8,8 @@ import { execute, rows } from '../../db/sql';
 export const HOST_INTERVALS_MS: Readonly<Record<string, number>> = {
   // SEC EDGAR fair access: at most 10 requests per second per user, however many machines.
   'www.sec.gov': 100,
+  // Companies House REST: 600 requests per 5 minutes per key.
+  'api.company-information.service.gov.uk': 500,
 };
 
 /**

@@ -82,19 +82,32 @@ export class PoliteFetch {
    * {@link remember} with the validators only once the body's content is safely stored, so that
    * a run killed in between fetches it again rather than missing it.
    */
-  async get(url: string, accept = 'application/json'): Promise<FetchAnswer> {
-    const host = new URL(url).host.toLowerCase();
-    const wait = await this.pacing.claim(host, this.intervalOf(host));
-    if (wait > 0) await sleep(wait);
+  async get(url: string, accept = 'application/json', extraHeaders: Record<string, string> = {}): Promise<FetchAnswer> {
     const known = await firstRow<{ etag: string | null; last_modified: string | null }>(
       this.db,
       `SELECT etag, last_modified FROM source_http_validators WHERE url = $1`,
       [url],
     );
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept };
+    const headers: Record<string, string> = { ...extraHeaders, 'user-agent': this.userAgent, accept };
     if (known?.etag) headers['if-none-match'] = known.etag;
     if (known?.last_modified) headers['if-modified-since'] = known.last_modified;
-    const answer = await this.request(this.targetOf(url), headers).catch((err: Error): FetchAnswer => ({
+    return this.paced(url, headers);
+  }
+
+  /**
+   * POSTs a JSON `body` to `url` once its host's turn has come, for a search API that takes its
+   * query in the body (TED). Nothing is conditional; 429 and every other rule are as for GET.
+   */
+  async post(url: string, body: string, accept = 'application/json'): Promise<FetchAnswer> {
+    return this.paced(url, { 'user-agent': this.userAgent, accept, 'content-type': 'application/json' }, body);
+  }
+
+  /** A request once its host's turn has come; a 429 holds every worker off the host and throws. */
+  private async paced(url: string, headers: Record<string, string>, body?: string): Promise<FetchAnswer> {
+    const host = new URL(url).host.toLowerCase();
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
+    if (wait > 0) await sleep(wait);
+    const answer = await this.request(this.targetOf(url), headers, body).catch((err: Error): FetchAnswer => ({
       status: 'failed',
       // Without internet the status says so in one line naming the real host (fetch-problems.ts).
       error: unreachableLine(host, err) ?? err.message,
@@ -126,6 +139,12 @@ export class PoliteFetch {
     return new SourceThrottled(host, ms, String(statusCode));
   }
 
+  /** The agent a request to `target` goes through: the webhooks' address rules, as for every GET. */
+  agentFor(target: URL): http.Agent {
+    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
+    return target.protocol === 'https:' ? agents.https : agents.http;
+  }
+
   async remember(url: string, validators: Validators): Promise<void> {
     if (!validators.etag && !validators.lastModified) return;
     await execute(
@@ -141,38 +160,78 @@ export class PoliteFetch {
     await execute(this.db, `DELETE FROM source_http_validators WHERE url = $1`, [url]);
   }
 
-  private request(target: URL, headers: Record<string, string>): Promise<FetchAnswer | { retryAfterMs: number }> {
+  /**
+   * A request whose answer the caller reads whatever its status (a paid vendor's keyed API):
+   * paced, host-mapped, guarded, timed and capped as every request of the sources.
+   */
+  async send(request: {
+    method: 'GET' | 'POST';
+    url: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }): Promise<RawAnswer> {
+    const host = new URL(request.url).host.toLowerCase();
+    const wait = await this.pacing.claim(host, this.intervalOf(host));
+    if (wait > 0) await sleep(wait);
+    const headers = { 'user-agent': this.userAgent, ...request.headers };
+    return this.exchange(this.targetOf(request.url), request.method, headers, request.body, () => true);
+  }
+
+  /** A source's GET or POST, its answer read as the sources read it: 2xx bodies, 304, 429's wait, the rest a failure. */
+  private async request(
+    target: URL,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<FetchAnswer | { retryAfterMs: number }> {
+    const answer = await this.exchange(target, body === undefined ? 'GET' : 'POST', headers, body, isSuccess);
+    const statusCode = answer.status;
+    if (statusCode === 429) return { retryAfterMs: retryAfterMsOf(answer.headers['retry-after']) };
+    if (statusCode === 304) return { status: 'not-modified' };
+    if (!isSuccess(statusCode)) {
+      const location = statusCode >= 300 && statusCode < 400 ? (answer.headers.location ?? null) : null;
+      return {
+        status: 'failed',
+        statusCode,
+        error: `${target.host} answered ${statusCode}`,
+        ...(location ? { location } : {}),
+      };
+    }
+    return {
+      status: 'ok',
+      body: answer.body,
+      validators: { etag: answer.headers.etag ?? null, lastModified: answer.headers['last-modified'] ?? null },
+    };
+  }
+
+  /** One HTTP exchange through the guarded agents, with the time-out and the size cap; the body is read when `readBody` says. */
+  private exchange(
+    target: URL,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body: string | undefined,
+    readBody: (status: number) => boolean,
+  ): Promise<RawAnswer> {
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
-      return Promise.resolve({ status: 'failed', error: 'not an http(s) URL', statusCode: null });
-    const secure = target.protocol === 'https:';
-    const agents = this.config.WEBHOOK_ALLOW_PRIVATE_TARGETS ? this.agents : this.guardedAgents;
-    const send = secure ? https.request : http.request;
+      return Promise.reject(new Error('not an http(s) URL'));
+    const send = target.protocol === 'https:' ? https.request : http.request;
     const cap = this.config.SOURCES_MAX_RESPONSE_BYTES;
     return new Promise((resolve, reject) => {
       const req = send(
         target,
-        { method: 'GET', headers, agent: secure ? agents.https : agents.http, timeout: this.config.SOURCES_TIMEOUT_MS },
+        {
+          method,
+          headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: this.agentFor(target),
+          timeout: this.config.SOURCES_TIMEOUT_MS,
+        },
         (res) => {
-          const statusCode = res.statusCode ?? 0;
-          if (statusCode === 429) {
+          const status = res.statusCode ?? 0;
+          const answerHeaders = Object.fromEntries(
+            Object.entries(res.headers).map(([name, value]) => [name, headerText(value) ?? undefined]),
+          );
+          if (!readBody(status)) {
             res.resume();
-            resolve({ retryAfterMs: retryAfterMsOf(res.headers['retry-after']) });
-            return;
-          }
-          if (statusCode === 304) {
-            res.resume();
-            resolve({ status: 'not-modified' });
-            return;
-          }
-          if (statusCode < 200 || statusCode >= 300) {
-            res.resume();
-            const location = statusCode >= 300 && statusCode < 400 ? headerText(res.headers.location) : null;
-            resolve({
-              status: 'failed',
-              statusCode,
-              error: `${target.host} answered ${statusCode}`,
-              ...(location ? { location } : {}),
-            });
+            resolve({ status, headers: answerHeaders, body: '' });
             return;
           }
           const chunks: Buffer[] = [];
@@ -186,24 +245,26 @@ export class PoliteFetch {
             chunks.push(chunk);
           });
           res.on('end', () =>
-            resolve({
-              status: 'ok',
-              body: Buffer.concat(chunks).toString('utf8'),
-              validators: {
-                etag: headerText(res.headers.etag),
-                lastModified: headerText(res.headers['last-modified']),
-              },
-            }),
+            resolve({ status, headers: answerHeaders, body: Buffer.concat(chunks).toString('utf8') }),
           );
           res.on('error', reject);
         },
       );
       req.on('timeout', () => req.destroy(new NoAnswerInTime(this.config.SOURCES_TIMEOUT_MS)));
       req.on('error', reject);
-      req.end();
+      req.end(body);
     });
   }
 }
+
+/** An answer as it came: status, headers (one value each), body. */
+export interface RawAnswer {
+  status: number;
+  headers: Readonly<Record<string, string | undefined>>;
+  body: string;
+}
+
+const isSuccess = (status: number) => status >= 200 && status < 300;
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
 

@@ -10,6 +10,8 @@ import { execute, firstRow, rows } from '../../db/sql';
 export interface SourceStatus {
   name: string;
   enabled: boolean;
+  /** Why the source does nothing though enabled (e.g. "off: no API key"), else null. */
+  off: string | null;
   running: boolean;
   lastRunStartedAt: string | null;
   lastRunFinishedAt: string | null;
@@ -19,6 +21,8 @@ export interface SourceStatus {
   errors: number;
   lastError: string | null;
   lastErrorAt: string | null;
+  /** The source's own line: off and why, what its last run cost (people-data-labs); null when it has none. */
+  detail: string | null;
 }
 
 interface SourceRow {
@@ -61,12 +65,29 @@ export class Sources {
     const known = await rows<SourceRow>(this.db, `SELECT * FROM sources WHERE name = ANY($1::text[]) ORDER BY name`, [
       this.names,
     ]);
-    return Promise.all(known.map(async (row) => statusOf(row, await this.schedules.nextRunAt(row.name))));
+    return Promise.all(
+      known.map(async (row) =>
+        statusOf(
+          row,
+          await this.schedules.nextRunAt(row.name),
+          await this.detailOf(row.name),
+          this.offReason(row.name),
+        ),
+      ),
+    );
   }
 
   async get(name: string): Promise<SourceStatus> {
     const row = await this.row(name);
-    return statusOf(row, await this.schedules.nextRunAt(name));
+    return statusOf(row, await this.schedules.nextRunAt(name), await this.detailOf(name), this.offReason(name));
+  }
+
+  private async detailOf(name: string): Promise<string | null> {
+    return (await this.byName.get(name)?.detail?.()) ?? null;
+  }
+
+  private offReason(name: string): string | null {
+    return this.byName.get(name)?.off?.() ?? null;
   }
 
   /** Pauses or resumes the source's schedule as well; a run under way finds out at its next start. */
@@ -101,7 +122,7 @@ export class Sources {
   /** A run's start: a fresh one, or the unfinished one's cursor. */
   async beginRun(name: string): Promise<SourceRunStart> {
     const row = await this.row(name);
-    if (!row.enabled) return { enabled: false, cursor: null };
+    if (!row.enabled || this.offReason(name)) return { enabled: false, cursor: null };
     if (row.state.running) return { enabled: true, cursor: row.state.cursor ?? null };
     await execute(
       this.db,
@@ -116,8 +137,8 @@ export class Sources {
   }
 
   /** One item synced, its records and error counted, and the cursor moved past it. */
-  async syncItem(name: string, item: string): Promise<SourceItemResult> {
-    const result = await this.source(name).sync(item);
+  async syncItem(name: string, item: string, progress?: (detail: unknown) => void): Promise<SourceItemResult> {
+    const result = await this.source(name).sync(item, progress);
     const offline = offlineLineOf(result.error);
     await execute(
       this.db,
@@ -168,10 +189,11 @@ export class Sources {
   }
 }
 
-function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
+function statusOf(row: SourceRow, nextRunAt: Date | null, detail: string | null, off: string | null): SourceStatus {
   return {
     name: row.name,
     enabled: row.enabled,
+    off,
     running: row.state.running === true,
     lastRunStartedAt: row.last_run_started_at?.toISOString() ?? null,
     lastRunFinishedAt: row.last_run_finished_at?.toISOString() ?? null,
@@ -181,5 +203,6 @@ function statusOf(row: SourceRow, nextRunAt: Date | null): SourceStatus {
     errors: Number(row.errors_count),
     lastError: row.last_error,
     lastErrorAt: row.last_error_at?.toISOString() ?? null,
+    detail,
   };
 }
