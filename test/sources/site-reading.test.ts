@@ -94,9 +94,9 @@ test('each vendor snippet shows its technology; links to a vendor and words on t
   expect(technologiesOf(plain)).toEqual([]);
 });
 
-test('every fingerprint names a catalogue technology in its category, and docs/sources.md lists each', () => {
-  const docs = readFileSync(join(__dirname, '../../docs/sources.md'), 'utf8');
-  const table = docs.slice(docs.indexOf('### Technologies recognised'));
+test('every fingerprint names a catalogue technology in its category, and docs/sources/company-profiles.md lists each', () => {
+  const docs = readFileSync(join(__dirname, '../../docs/sources/company-profiles.md'), 'utf8');
+  const table = docs.slice(docs.indexOf('## Technologies recognised'));
   for (const tech of TECH_FINGERPRINTS) {
     expect(findTechnographicTool(tech.name)).toEqual({ name: tech.name, category: tech.category });
     expect(table).toContain(`| ${tech.name} |`);

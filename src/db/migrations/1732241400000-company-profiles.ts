@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The company-profiles source (docs/sources.md): what each company's site showed at its last
+ * The company-profiles source (docs/sources/company-profiles.md): what each company's site showed at its last
  * read, robots.txt per site origin, and who set each job board (the operator's is never
  * replaced by one the source discovers).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The `news` source (docs/sources.md): each company's own feeds, its GDELT search window, the
+ * The `news` source (docs/sources/news.md): each company's own feeds, its GDELT search window, the
  * articles already checked per company (kept or dropped, so none is fetched twice), and a
  * dropped count beside every source's records.
  */

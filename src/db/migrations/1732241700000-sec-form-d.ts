@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The sec-form-d source (docs/sources.md): the Form D filings it has listed and what became
+ * The sec-form-d source (docs/sources/sec-form-d.md): the Form D filings it has listed and what became
  * of each, the daily indexes a backfill asked for, and which company each SEC issuer (CIK) is.
  */
 export class SecFormD1732241700000 implements MigrationInterface {

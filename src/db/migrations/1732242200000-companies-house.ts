@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The companies-house source (docs/sources.md): where its officers stream stopped (timepoint),
+ * The companies-house source (docs/sources/companies-house.md): where its officers stream stopped (timepoint),
  * the appointments read from it waiting for their company to be matched, and which stored
  * company each Companies House company number is (or that it is none the store knows), and
  * when each watched company was last searched for by name.

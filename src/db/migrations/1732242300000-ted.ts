@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The ted source (docs/sources.md): the publication days of TED it reads, each with the next
+ * The ted source (docs/sources/ted.md): the publication days of TED it reads, each with the next
  * page of its award notices to read (a run killed mid-way goes on from there), what the pages
  * read so far ingested and dropped (reported once the day's item returns) and when it was read
  * to the end.

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The people-data-labs source (docs/sources.md): which stored person each vendor id is and what
+ * The people-data-labs source (docs/sources/people-data-labs.md): which stored person each vendor id is and what
  * the store last knew of their job, each release compared (with what it cost), and the people it
  * listed as changed. Tables are keyed by source, so a second people-data vendor shares them.
  */

@@ -1,7 +1,7 @@
 import type { SitePage } from './site-page';
 
 /**
- * How one technology shows on a company's page. Our own list (docs/sources.md, "Technologies
+ * How one technology shows on a company's page. Our own list (docs/sources/company-profiles.md, "Technologies
  * recognised"): each pattern is the vendor's documented install snippet or asset host, no
  * third-party fingerprint data. `name` is the technographic catalogue's name, so a profiled
  * stack filters and lists like a provider's.

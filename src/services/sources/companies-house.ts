@@ -77,7 +77,7 @@ type SourceConfig = Pick<
 >;
 
 /**
- * The `companies-house` source (docs/sources.md): UK Companies House. Each run reads the
+ * The `companies-house` source (docs/sources/companies-house.md): UK Companies House. Each run reads the
  * officers stream for a bounded time from the timepoint it stopped at, keeping the new
  * appointments of directors and LLP members; each company number among them is looked up once
  * and matched to a stored company ({@link CompaniesHouseCompanies}); appointments at matched

@@ -1,7 +1,7 @@
 import { NEWS_EVENT_LABELS, type NewsEventType } from '../../catalogue/watchlist-events';
 
 /**
- * The news kinds of the specification, told apart by phrase rules (docs/sources.md, "news"):
+ * The news kinds of the specification, told apart by phrase rules (docs/sources/news.md, "The kinds"):
  * the headline is read first and the article's lead only when the headline names no kind,
  * because a lead often recalls older news ("…, which raised $40M last year"). Within one text
  * the first kind in {@link NEWS_KIND_RULES} order wins: the rarer and more specific kinds come

@@ -79,7 +79,7 @@ const newsWatchedCompanies = (only?: string) => {
 };
 
 /**
- * The `news` source (docs/sources.md): for each company with feeds or watched for news, the
+ * The `news` source (docs/sources/news.md): for each company with feeds or watched for news, the
  * candidate articles of its own feeds and of a GDELT search by its name; each is fetched and
  * kept only when the page names the company and the kind rules (./news-kinds.ts) find a kind.
  * Kept articles become `company_news` events (id per company and article, so an article found

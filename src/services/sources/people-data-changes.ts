@@ -56,7 +56,7 @@ interface StoredPerson {
 }
 
 /**
- * Job changes from a people-data vendor (docs/sources.md, `people-data-labs`). Each run looks
+ * Job changes from a people-data vendor (docs/sources/people-data-labs.md). Each run looks
  * for a release not compared yet; the vendor's changelog between it and the release before,
  * asked only about the people the store tracks (table `people_data_people`), lists who changed
  * or opted out. Each changed person whose job fields moved is looked up (a paid call) and diffed

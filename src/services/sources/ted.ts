@@ -26,7 +26,7 @@ const DAY_MS = 86_400_000;
 type TedConfig = Pick<Config, 'TED_RECENT_DAYS' | 'TED_BACKFILL_DAYS' | 'TED_PAGE_SIZE'>;
 
 /**
- * The `ted` source (docs/sources.md): contract award notices of TED, the EU's public
+ * The `ted` source (docs/sources/ted.md): contract award notices of TED, the EU's public
  * procurement journal, read one publication day at a time through the Search API. Each winner
  * of a notice matched to a company (./ted-winners.ts) becomes a `public_tenders` event there
  * (id `ted:<publication number>:<company id>`, so a rerun adds nothing); unmatched winners are
