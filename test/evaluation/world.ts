@@ -1,0 +1,298 @@
+import { randomBytes } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { Clock } from '../../src/clock';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { openDatabase } from '../../src/db/data-source';
+import { execute } from '../../src/db/sql';
+import { createServices, type Services } from '../../src/services';
+import { matchPersona } from '../../src/catalogue/personas';
+import { sizeBandOf } from '../../src/catalogue/company-sizes';
+import { createTestDatabase } from '../setup/database';
+import {
+  COUNTRIES,
+  EMPLOYEE_COUNTS,
+  FUNDING_AMOUNTS,
+  FUNDING_TYPES,
+  INDUSTRIES,
+  POSTING_DESCRIPTIONS,
+  POSTING_LOCATIONS,
+  POSTING_TITLES,
+  TITLES,
+  type CompanyTraits,
+  type EventDraft,
+  type PersonTraits,
+} from './scenario';
+
+/**
+ * The shared world of the incremental-evaluation property: this file's own database, the
+ * services built on it without Temporal (no workflow runs; the test evaluates by hand), and
+ * the companies, people and events every signal reads, changed as sources change them.
+ */
+
+/** Business time that moves only when told, so two evaluations of one step see the same instant. */
+export class ScenarioClock extends Clock {
+  private at = Date.now();
+
+  override now(): Date {
+    return new Date(this.at);
+  }
+
+  override advance(ms: number): void {
+    this.at += ms;
+  }
+
+  override reset(): void {
+    this.at = Date.now();
+  }
+
+  startAt(ms: number): void {
+    this.at = ms;
+  }
+}
+
+export interface OpenWorld {
+  db: DataSource;
+  services: Services;
+  clock: ScenarioClock;
+  close(): Promise<void>;
+}
+
+export async function openWorld(): Promise<OpenWorld> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    ADMIN_TOKEN: 'test-admin-token-0123456789abcdef',
+    SECRETS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    DEMO_DATA: 'false',
+  });
+  const db = await openDatabase(config.DATABASE_URL, 5);
+  const clock = new ScenarioClock();
+  const services = createServices({ db, config, logger: createLogger('silent', 'test'), clock });
+  return {
+    db,
+    services,
+    clock,
+    async close() {
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
+
+/** Forgets every run before: accounts (and with them signals, leads, the ledger) and the world's rows. */
+export async function emptyWorld(db: DataSource): Promise<void> {
+  await execute(db, `TRUNCATE accounts, companies, people, events CASCADE`);
+}
+
+interface StoredCompany {
+  id: string;
+  name: string;
+  domain: string;
+  linkedinUrl: string;
+}
+
+interface StoredPerson {
+  id: string;
+  companyId: string;
+  title: string;
+  email: string;
+}
+
+interface StoredEvent {
+  id: string;
+  type: string;
+  occurredAt: string;
+  companyId: string;
+  personId: string | null;
+}
+
+/** Types whose lead is a person: the event must name one (contract section 3). */
+const PERSON_TYPES = new Set(['job_change', 'new_decision_makers', 'company_post_reactions']);
+
+/** The companies, people and events of one run, named `<run>-c<i>`, `<run>-p<j>`, `<run>-e<k>`. */
+export class World {
+  readonly companies: StoredCompany[] = [];
+  readonly people: StoredPerson[] = [];
+  readonly events: StoredEvent[] = [];
+
+  constructor(
+    private readonly open: OpenWorld,
+    private readonly run: string,
+  ) {}
+
+  private get services() {
+    return this.open.services;
+  }
+
+  company(index: number): StoredCompany {
+    return this.companies[index % this.companies.length];
+  }
+
+  person(index: number): StoredPerson {
+    return this.people[index % this.people.length];
+  }
+
+  async addCompanies(traits: CompanyTraits[]): Promise<void> {
+    const records = traits.map((t) => {
+      const i = this.companies.length;
+      const slug = `${this.run}-c${i}`;
+      const company = {
+        id: slug,
+        name: `Firm${this.run.slice(1)}x${i} Labs`,
+        domain: `${slug}.com`,
+        linkedinUrl: `https://www.linkedin.com/company/${slug}`,
+      };
+      this.companies.push(company);
+      return {
+        kind: 'company',
+        ...company,
+        industry: INDUSTRIES[t.industry],
+        employeeCount: EMPLOYEE_COUNTS[t.size],
+        hqCountryCode: COUNTRIES[t.country].code,
+        hqCity: COUNTRIES[t.country].city,
+      };
+    });
+    await this.ingest(records);
+  }
+
+  async addPeople(traits: PersonTraits[]): Promise<void> {
+    const records = traits.map((t) => {
+      const j = this.people.length;
+      const company = this.company(t.company);
+      const person = {
+        id: `${this.run}-p${j}`,
+        companyId: company.id,
+        title: TITLES[t.title],
+        email: this.emailOf(j, company, t.personalEmail),
+      };
+      this.people.push(person);
+      return {
+        kind: 'person',
+        ...person,
+        firstName: 'Ada',
+        lastName: `P${j}`,
+        linkedinUrl: `https://www.linkedin.com/in/${this.run}-p${j}`,
+        countryCode: COUNTRIES[t.country].code,
+      };
+    });
+    await this.ingest(records);
+  }
+
+  private emailOf(j: number, company: StoredCompany, personal: boolean): string {
+    return personal ? `${this.run}-p${j}@gmail.com` : `p${j}@${company.domain}`;
+  }
+
+  async changeCompany(index: number, change: { industry?: number; size?: number; country?: number }): Promise<void> {
+    const company = this.company(index);
+    const sets: string[] = [];
+    const args: unknown[] = [company.id];
+    if (change.industry !== undefined) sets.push(`industry = $${args.push(INDUSTRIES[change.industry])}`);
+    if (change.size !== undefined) {
+      const count = EMPLOYEE_COUNTS[change.size];
+      sets.push(`employee_count = $${args.push(count)}, size_band = $${args.push(sizeBandOf(count))}`);
+    }
+    if (change.country !== undefined) {
+      const country = COUNTRIES[change.country];
+      sets.push(`hq_country_code = $${args.push(country.code)}, hq_city = $${args.push(country.city)}`);
+    }
+    if (sets.length) await execute(this.open.db, `UPDATE companies SET ${sets.join(', ')} WHERE id = $1`, args);
+  }
+
+  /** A person's new title (and persona), country, employer or address, as a source's update writes it. */
+  async changePerson(
+    index: number,
+    change: { title?: number; country?: number; company?: number; personalEmail?: boolean },
+  ): Promise<void> {
+    const j = index % this.people.length;
+    const person = this.people[j];
+    const sets: string[] = [];
+    const args: unknown[] = [person.id];
+    if (change.title !== undefined) {
+      person.title = TITLES[change.title];
+      sets.push(
+        `title = $${args.push(person.title)}, persona = $${args.push(matchPersona(person.title)?.name ?? null)}`,
+      );
+    }
+    if (change.country !== undefined) sets.push(`country_code = $${args.push(COUNTRIES[change.country].code)}`);
+    if (change.company !== undefined) {
+      person.companyId = this.company(change.company).id;
+      sets.push(`company_id = $${args.push(person.companyId)}`);
+    }
+    if (change.personalEmail !== undefined) {
+      const company = this.companies.find((c) => c.id === person.companyId)!;
+      person.email = this.emailOf(j, company, change.personalEmail);
+      sets.push(`email = $${args.push(person.email)}`);
+    }
+    if (sets.length) await execute(this.open.db, `UPDATE people SET ${sets.join(', ')} WHERE id = $1`, args);
+  }
+
+  /** Events occurring `minutes` from the clock's now; a late arrival is one with an old date. */
+  async addEvents(drafts: EventDraft[]): Promise<void> {
+    const now = this.open.clock.now().getTime();
+    const records = drafts.map((draft) => {
+      const personLevel = PERSON_TYPES.has(draft.type);
+      const person = personLevel || draft.person !== null ? this.person(draft.person ?? draft.company) : undefined;
+      // A job change is at the person's (new) company; other events at the company drafted.
+      const companyId = draft.type === 'job_change' && person ? person.companyId : this.company(draft.company).id;
+      const event: StoredEvent = {
+        id: `${this.run}-e${this.events.length}`,
+        type: draft.type,
+        occurredAt: new Date(now + draft.minutes * 60_000).toISOString(),
+        companyId,
+        personId: person?.id ?? null,
+      };
+      this.events.push(event);
+      return { kind: 'event', ...event, data: this.dataOf(event, draft.variant) };
+    });
+    await this.ingest(records);
+  }
+
+  /** A later word on a stored event (its data replaced), as a Form D amendment revises its filing. */
+  async reviseEvent(index: number, variant: number): Promise<void> {
+    if (this.events.length === 0) return;
+    const event = this.events[index % this.events.length];
+    const revised = await this.services.ingestion.reviseEvent({
+      kind: 'event',
+      ...event,
+      data: this.dataOf(event, variant),
+    });
+    if (!revised) throw new Error(`event ${event.id} was not revised`);
+  }
+
+  private dataOf(event: StoredEvent, variant: number): Record<string, string | number> {
+    const company = this.companies.find((c) => c.id === event.companyId)!;
+    switch (event.type) {
+      case 'job_change': {
+        const person = this.people.find((p) => p.id === event.personId)!;
+        return { previous_title: 'VP Engineering', new_title: person.title, new_company: company.name };
+      }
+      case 'fundraising':
+        return {
+          funding_type: FUNDING_TYPES[variant % FUNDING_TYPES.length],
+          funding_amount_usd: FUNDING_AMOUNTS[(variant >> 2) % FUNDING_AMOUNTS.length],
+        };
+      case 'job_offers':
+        return {
+          job_offer_title: POSTING_TITLES[variant % POSTING_TITLES.length],
+          job_offer_location: POSTING_LOCATIONS[(variant >> 3) % POSTING_LOCATIONS.length],
+          job_offer_description: POSTING_DESCRIPTIONS[(variant >> 4) % POSTING_DESCRIPTIONS.length],
+        };
+      case 'company_news':
+        return {
+          news_url: `https://news.example.com/${event.id}`,
+          news_headline: variant % 2 === 0 ? `${company.name} opens a new office` : 'Markets moved today',
+        };
+      default:
+        return {};
+    }
+  }
+
+  private async ingest(records: object[]): Promise<void> {
+    const result = await this.services.ingestion.ingest(records);
+    if (result.rejected > 0) throw new Error(`the world's records were refused: ${JSON.stringify(result.errors)}`);
+  }
+}
