@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { execute, firstRow, rows } from '../../db/sql';
+import { execute, firstRow } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import { DAY_MS, duplicateWindowDays } from './evaluation-rules';
 import { candidateCondition, evaluationPlan } from './evaluation';
