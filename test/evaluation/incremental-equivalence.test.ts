@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SIGNAL_KINDS, scenarioOf, type Scenario, type SignalKind } from './scenario';
 import { Twins } from './twins';
+import { EXAMPLES } from './examples';
 import { World, emptyWorld, openWorld, type OpenWorld } from './world';
 
 /**
@@ -125,7 +126,9 @@ async function check(kind: SignalKind): Promise<void> {
   });
   const details = await fc.check(fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), play), {
     seed: SEED,
-    numRuns: RUNS,
+    // The examples run first and count among the runs.
+    numRuns: RUNS + (EXAMPLES[kind]?.length ?? 0),
+    examples: (EXAMPLES[kind] ?? []).map((scenario) => [scenario] as [Scenario]),
   });
   const { refused, ...counts } = seen;
   console.log(`${kind}: ${JSON.stringify(counts)}; commands refused alike: ${JSON.stringify([...refused])}`);
@@ -133,9 +136,16 @@ async function check(kind: SignalKind): Promise<void> {
   const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   throw new Error(
     `${kind}: the incremental read differs from the full read after ${details.numRuns} runs, ${details.numShrinks} shrinks ` +
-      `(seed ${details.seed}, path "${details.counterexamplePath}")\n${cause}\n` +
-      `scenario: ${JSON.stringify(details.counterexample?.[0], null, 1)}`,
+      `(seed ${details.seed}, path "${details.counterexamplePath}")\n${cause}\n${described(details.counterexample?.[0])}`,
   );
+}
+
+/** The scenario as one line of setup and one line per command, numbered as the steps are. */
+function described(scenario: Scenario | undefined): string {
+  if (!scenario) return '';
+  const { commands, ...setup } = scenario;
+  const steps = commands.map((command, step) => `  ${step}: ${JSON.stringify(command)}`);
+  return [`scenario: ${JSON.stringify(setup)}`, 'commands:', ...steps].join('\n');
 }
 
 describe.each(SIGNAL_KINDS)('%s', (kind) => {

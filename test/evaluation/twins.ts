@@ -1,7 +1,7 @@
 import { PERMISSIONS } from '../../src/db/entities/api-key';
 import { rows } from '../../src/db/sql';
 import type { Caller } from '../../src/services/api-keys';
-import { LeadProduction } from '../../src/services/leads/production';
+import { LeadProduction, type EvaluationRead } from '../../src/services/leads/production';
 import type { OpenWorld, World } from './world';
 import type { Command, Scenario } from './scenario';
 
@@ -12,8 +12,6 @@ import type { Command, Scenario } from './scenario';
  * evaluation runs both at the same instant of the one clock.
  */
 
-export type Read = 'full' | 'incremental';
-
 /** One produceBatch answer, as far as the two reads must agree on it. */
 export interface BatchOutcome {
   state: string;
@@ -22,7 +20,7 @@ export interface BatchOutcome {
 }
 
 interface Twin {
-  read: Read;
+  read: EvaluationRead;
   caller: Caller;
   signalId: string;
   production: LeadProduction;
@@ -38,14 +36,8 @@ export interface TwinOutcome {
   counters: Record<string, unknown>;
 }
 
-const productionFor = (open: OpenWorld, read: Read): LeadProduction =>
-  // The read option lands with issue 26; until then both are today's full read.
-  new (LeadProduction as unknown as new (...args: unknown[]) => LeadProduction)(
-    open.db,
-    open.services.credits,
-    open.clock,
-    { read },
-  );
+const productionFor = (open: OpenWorld, read: EvaluationRead): LeadProduction =>
+  new LeadProduction(open.db, open.services.credits, open.clock, { read });
 
 export class Twins {
   private constructor(
@@ -56,7 +48,7 @@ export class Twins {
   ) {}
 
   static async create(open: OpenWorld, world: World, scenario: Scenario): Promise<Twins> {
-    const twin = async (read: Read): Promise<Twin> => {
+    const twin = async (read: EvaluationRead): Promise<Twin> => {
       const { services } = open;
       const account = await services.accounts.create(`${read} read`, scenario.credits);
       const key = await services.apiKeys.create(account.id);
