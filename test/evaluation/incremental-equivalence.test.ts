@@ -145,6 +145,7 @@ function described(scenario: Scenario | undefined): string {
   if (!scenario) return '';
   const { commands, ...setup } = scenario;
   const steps = commands.map((command, step) => `  ${step}: ${JSON.stringify(command)}`);
+  steps.push(`  ${commands.length}: the final evaluation`);
   return [`scenario: ${JSON.stringify(setup)}`, 'commands:', ...steps].join('\n');
 }
 

@@ -114,6 +114,8 @@ const someOf = <T>(values: readonly T[], minLength = 0) => fc.subarray([...value
 /** Mostly left out: a config with every filter set matches almost nothing in a small world. */
 const optional = <T>(value: fc.Arbitrary<T>, weight = 1) =>
   fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight, arbitrary: value });
+/** Half the time: a command's fields. */
+const sometimes = <T>(value: fc.Arbitrary<T>) => fc.oneof(fc.constant(undefined), value);
 /** A field left out, removed (null) or set: PATCH semantics of config. */
 const patched = <T>(value: fc.Arbitrary<T>) => optional(fc.oneof(value, fc.constant(null)), 2);
 
@@ -145,7 +147,8 @@ function configOf(kind: SignalKind, patch: boolean): fc.Arbitrary<Record<string,
     companySizeFilters: maybe(companyFilters.companySizeFilters),
     locations: maybe(companyFilters.locations),
   };
-  const targetPersonas = maybe(someOf(PERSONAS, 1));
+  // Often set: which person a company's event names is where incremental reads go wrong most easily.
+  const targetPersonas = patch ? patched(someOf(PERSONAS, 1)) : optional(someOf(PERSONAS, 1), 4);
   let fields: Record<string, fc.Arbitrary<unknown>>;
   if (kind === 'job_changes')
     fields = {
@@ -260,9 +263,9 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         .record({
           do: fc.constant('changeCompany'),
           company: index,
-          industry: optional(fc.nat({ max: INDUSTRIES.length - 1 })),
-          size: optional(fc.nat({ max: EMPLOYEE_COUNTS.length - 1 })),
-          country: optional(fc.nat({ max: COUNTRIES.length - 1 })),
+          industry: sometimes(fc.nat({ max: INDUSTRIES.length - 1 })),
+          size: sometimes(fc.nat({ max: EMPLOYEE_COUNTS.length - 1 })),
+          country: sometimes(fc.nat({ max: COUNTRIES.length - 1 })),
         })
         .map((c) => withoutUndefined(c) as Command),
     },
@@ -272,10 +275,10 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         .record({
           do: fc.constant('changePerson'),
           person: index,
-          title: optional(fc.nat({ max: TITLES.length - 1 })),
-          country: optional(fc.nat({ max: COUNTRIES.length - 1 })),
-          company: optional(index),
-          personalEmail: optional(fc.boolean()),
+          title: sometimes(fc.nat({ max: TITLES.length - 1 })),
+          country: sometimes(fc.nat({ max: COUNTRIES.length - 1 })),
+          company: sometimes(index),
+          personalEmail: sometimes(fc.boolean()),
         })
         .map((c) => withoutUndefined(c) as Command),
     },
@@ -287,9 +290,9 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
       arbitrary: fc
         .record({
           do: fc.constant('configure'),
-          config: optional(configOf(kind, true)),
-          dailyLeadLimit: optional(dailyLeadLimit),
-          duplicateHandling: optional(duplicateHandling),
+          config: sometimes(configOf(kind, true)),
+          dailyLeadLimit: sometimes(dailyLeadLimit),
+          duplicateHandling: sometimes(duplicateHandling),
         })
         .map((c) => withoutUndefined(c) as Command),
     },
