@@ -1,9 +1,9 @@
-import type { Scenario, SignalKind } from './scenario';
+import type { Scenario } from './scenario';
 
 /**
- * Scenarios every run of the property plays first, before the generated ones: the changes
- * that bring an old event back in ways a watermark can miss. Written as the generator writes
- * them, so a shrunk counterexample of a failure can be pasted here to keep it.
+ * Written scenarios, played besides the generated ones: changes that bring an old event back
+ * in ways a watermark can miss. Written as the generator writes them, so a shrunk
+ * counterexample of a failure can be pasted here to keep it.
  */
 
 const world = {
@@ -21,11 +21,10 @@ const world = {
 
 const base = { startMinutes: 600, credits: 30, dailyLeadLimit: 6, batchSize: 100, watched: [], ...world };
 
-export const EXAMPLES: Partial<Record<SignalKind, Scenario[]>> = {
-  fundraising: [
-    // The CTO's lead (at c0) blocks a round at c1 after they move there; once the 1-day
-    // window has run out the round at c1 is a lead again.
-    {
+export const EXAMPLES: { name: string; scenario: Scenario }[] = [
+  {
+    name: "fundraising, targetPersonas, 1d: a person's lead blocks a round at the company they moved to, until the window runs out",
+    scenario: {
       ...base,
       kind: 'fundraising',
       duplicateHandling: '1d',
@@ -40,11 +39,28 @@ export const EXAMPLES: Partial<Record<SignalKind, Scenario[]>> = {
         { do: 'evaluate' },
       ],
     },
-  ],
-  account_watchlist: [
-    // A company event at c0 names the CTO (targeting); their own decision-maker event at c1
-    // is blocked by that lead for a day, then is a lead.
-    {
+  },
+  {
+    name: 'fundraising, targetPersonas, refuse: once the named person opts out, the refused round names the next one',
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: 'refuse',
+      config: { targetPersonas: ['Chief Technology Officer'] },
+      people: [...world.people, { company: 0, title: 0, country: 0, personalEmail: false }],
+      events: [{ type: 'fundraising', company: 0, person: null, minutes: -60, variant: 0 }],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'ingest', events: [{ type: 'fundraising', company: 0, person: null, minutes: -10, variant: 0 }] },
+        { do: 'evaluate' },
+        { do: 'forgetPerson', person: 0 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: "account watchlist, targetPersonas, 1d: a company event's lead names a person whose own event elsewhere waits for the window",
+    scenario: {
       ...base,
       kind: 'account_watchlist',
       duplicateHandling: '1d',
@@ -59,5 +75,5 @@ export const EXAMPLES: Partial<Record<SignalKind, Scenario[]>> = {
         { do: 'evaluate' },
       ],
     },
-  ],
-};
+  },
+];

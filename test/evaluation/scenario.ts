@@ -76,6 +76,7 @@ export type Command =
   | { do: 'changeCompany'; company: number; industry?: number; size?: number; country?: number }
   | { do: 'changePerson'; person: number; title?: number; country?: number; company?: number; personalEmail?: boolean }
   | { do: 'ingest'; events: EventDraft[] }
+  | { do: 'forgetPerson'; person: number }
   | { do: 'revise'; event: number; variant: number }
   | { do: 'advance'; minutes: number }
   | { do: 'evaluate' }
@@ -282,6 +283,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         })
         .map((c) => withoutUndefined(c) as Command),
     },
+    { weight: 1, arbitrary: fc.record({ do: fc.constant('forgetPerson'), person: index }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('revise'), event: index, variant: fc.nat({ max: 63 }) }) },
     { weight: 1, arbitrary: fc.constant({ do: 'pause' as const }) },
     { weight: 2, arbitrary: fc.constant({ do: 'resume' as const }) },

@@ -102,9 +102,7 @@ export class Twins {
       case 'suppress': {
         const value =
           command.what === 'email'
-            ? this.world.people.length
-              ? this.world.person(command.target).email
-              : undefined
+            ? this.world.person(command.target)?.email
             : command.what === 'domain'
               ? this.world.company(command.target).domain
               : this.world.company(command.target).linkedinUrl;

@@ -97,9 +97,13 @@ interface StoredCompany {
 
 interface StoredPerson {
   id: string;
+  /** Its number in the run: `<run>-p<n>`. */
+  n: number;
   companyId: string;
   title: string;
   email: string;
+  /** Opted out: no event names them again and nothing changes them. */
+  forgotten?: boolean;
 }
 
 interface StoredEvent {
@@ -132,8 +136,10 @@ export class World {
     return this.companies[index % this.companies.length];
   }
 
-  person(index: number): StoredPerson {
-    return this.people[index % this.people.length];
+  /** The person at `index` among those not forgotten; undefined when every one is. */
+  person(index: number): StoredPerson | undefined {
+    const live = this.people.filter((p) => !p.forgotten);
+    return live.length ? live[index % live.length] : undefined;
   }
 
   async addCompanies(traits: CompanyTraits[]): Promise<void> {
@@ -165,6 +171,7 @@ export class World {
       const company = this.company(t.company);
       const person = {
         id: `${this.run}-p${j}`,
+        n: j,
         companyId: company.id,
         title: TITLES[t.title],
         email: this.emailOf(j, company, t.personalEmail),
@@ -172,7 +179,10 @@ export class World {
       this.people.push(person);
       return {
         kind: 'person',
-        ...person,
+        id: person.id,
+        companyId: person.companyId,
+        title: person.title,
+        email: person.email,
         firstName: 'Ada',
         lastName: `P${j}`,
         linkedinUrl: `https://www.linkedin.com/in/${this.run}-p${j}`,
@@ -207,8 +217,8 @@ export class World {
     index: number,
     change: { title?: number; country?: number; company?: number; personalEmail?: boolean },
   ): Promise<void> {
-    const j = index % this.people.length;
-    const person = this.people[j];
+    const person = this.person(index);
+    if (!person) return;
     const sets: string[] = [];
     const args: unknown[] = [person.id];
     if (change.title !== undefined) {
@@ -224,18 +234,49 @@ export class World {
     }
     if (change.personalEmail !== undefined) {
       const company = this.companies.find((c) => c.id === person.companyId)!;
-      person.email = this.emailOf(j, company, change.personalEmail);
+      person.email = this.emailOf(person.n, company, change.personalEmail);
       sets.push(`email = $${args.push(person.email)}`);
     }
     if (sets.length) await execute(this.open.db, `UPDATE people SET ${sets.join(', ')} WHERE id = $1`, args);
   }
 
+  /**
+   * A person who opted out, as the people-data source forgets them (people-data-changes.ts,
+   * optOut): their events no lead names are deleted, their name and contact fields blanked,
+   * and the row deleted when no event names it any more.
+   */
+  async forgetPerson(index: number): Promise<void> {
+    const person = this.person(index);
+    if (!person) return;
+    const { db } = this.open;
+    const ids = [person.id];
+    await execute(
+      db,
+      `DELETE FROM events e WHERE e.person_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)`,
+      [ids],
+    );
+    await execute(
+      db,
+      `UPDATE people SET first_name = '', last_name = '', email = NULL, phone = NULL, linkedin_url = NULL,
+         sales_navigator_url = NULL, location = NULL, city = NULL, region_code = NULL
+       WHERE id = ANY($1::text[])`,
+      [ids],
+    );
+    await execute(
+      db,
+      `DELETE FROM people p WHERE p.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM events e WHERE e.person_id = p.id)`,
+      [ids],
+    );
+    person.forgotten = true;
+  }
+
   /** Events occurring `minutes` from the clock's now; a late arrival is one with an old date. */
   async addEvents(drafts: EventDraft[]): Promise<void> {
     const now = this.open.clock.now().getTime();
-    const records = drafts.map((draft) => {
+    const records = drafts.flatMap((draft) => {
       const personLevel = PERSON_TYPES.has(draft.type);
       const person = personLevel || draft.person !== null ? this.person(draft.person ?? draft.company) : undefined;
+      if (personLevel && !person) return [];
       // A job change is at the person's (new) company; other events at the company drafted.
       const companyId = draft.type === 'job_change' && person ? person.companyId : this.company(draft.company).id;
       const event: StoredEvent = {
@@ -246,15 +287,18 @@ export class World {
         personId: person?.id ?? null,
       };
       this.events.push(event);
-      return { kind: 'event', ...event, data: this.dataOf(event, draft.variant) };
+      return [{ kind: 'event', ...event, data: this.dataOf(event, draft.variant) }];
     });
     await this.ingest(records);
   }
 
   /** A later word on a stored event (its data replaced), as a Form D amendment revises its filing. */
   async reviseEvent(index: number, variant: number): Promise<void> {
-    if (this.events.length === 0) return;
-    const event = this.events[index % this.events.length];
+    // A forgotten person's events may be gone.
+    const forgotten = new Set(this.people.filter((p) => p.forgotten).map((p) => p.id));
+    const events = this.events.filter((e) => !e.personId || !forgotten.has(e.personId));
+    if (events.length === 0) return;
+    const event = events[index % events.length];
     const revised = await this.services.ingestion.reviseEvent({
       kind: 'event',
       ...event,
