@@ -18,7 +18,7 @@ import { World, emptyWorld, openWorld, type OpenWorld } from './world';
  */
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
-const RUNS = Number(process.env.FC_RUNS ?? 25);
+const RUNS = Number(process.env.FC_RUNS ?? 40);
 const MAX_COMMANDS = 30;
 
 let open: OpenWorld;

@@ -286,7 +286,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
     { weight: 1, arbitrary: fc.record({ do: fc.constant('forgetPerson'), person: index }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('revise'), event: index, variant: fc.nat({ max: 63 }) }) },
     { weight: 1, arbitrary: fc.constant({ do: 'pause' as const }) },
-    { weight: 2, arbitrary: fc.constant({ do: 'resume' as const }) },
+    { weight: 3, arbitrary: fc.constant({ do: 'resume' as const }) },
     {
       weight: 2,
       arbitrary: fc
@@ -327,8 +327,9 @@ export function scenarioOf(kind: SignalKind, options: { maxCommands: number }): 
     duplicateHandling,
     config: configOf(kind, false),
     watched: kind === 'account_watchlist' ? fc.array(index, { minLength: 1, maxLength: 4 }) : fc.constant([]),
-    companies: fc.array(companyTraits, { minLength: 3, maxLength: 12, size: 'max' }),
-    people: fc.array(personTraits, { minLength: 5, maxLength: 25, size: 'max' }),
+    // Few companies and people, so subjects meet again (the duplicate rule) and share companies (targeting).
+    companies: fc.array(companyTraits, { minLength: 2, maxLength: 6, size: 'max' }),
+    people: fc.array(personTraits, { minLength: 3, maxLength: 12, size: 'max' }),
     events: fc.array(eventDraft(kind), { minLength: 3, maxLength: 20, size: 'max' }),
     batchSize: fc.constantFrom(2, 5, 100),
     commands: fc.array(command(kind), { minLength: 1, maxLength: options.maxCommands, size: 'max' }),
