@@ -141,13 +141,15 @@ export class EvaluationBacklog {
   ): Promise<ReadPosition | null> {
     const plan = evaluationPlan(signal, now);
     const { args } = plan;
+    const at = `$${args.push(after.at)}::timestamptz`;
     const last = await firstRow<{ read: number; at: string; event_id: string }>(
       tx,
       `WITH page AS (
          INSERT INTO signal_backlog (signal_id, event_id, occurred_at)
          SELECT $1, e.id, e.occurred_at FROM events e ${plan.joins}
          WHERE ${candidateCondition(plan)}
-           AND (e.occurred_at, e.id) > ($${args.push(after.at)}::timestamptz, $${args.push(after.eventId)}::text)
+           -- The plain bound lets the (type, occurred_at) index start the scan where the page does.
+           AND e.occurred_at >= ${at} AND (e.occurred_at, e.id) > (${at}, $${args.push(after.eventId)}::text)
          ORDER BY e.occurred_at, e.id LIMIT $${args.push(wanted)}
          ON CONFLICT (signal_id, event_id) DO UPDATE SET occurred_at = EXCLUDED.occurred_at
          RETURNING event_id, occurred_at)
