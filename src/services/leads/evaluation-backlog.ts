@@ -173,7 +173,7 @@ export class EvaluationBacklog {
 
 /**
  * Subjects whose last lead fell out of the `<X>d` duplicate window since the last refresh may
- * have a lead again: the events at their lead's company, and of the person a person subject is, are read again.
+ * have a lead again: the events at their lead's company, and of a person subject and at that person's company, are read again.
  */
 function expiredDuplicates(signal: Signal, args: unknown[], now: Date, lastAt: Date): string[] {
   const days = duplicateWindowDays(signal.duplicateHandling);
@@ -183,5 +183,7 @@ function expiredDuplicates(signal: Signal, args: unknown[], now: Date, lastAt: D
   return [
     `leads l JOIN events le ON le.id = l.event_id JOIN events e ON e.company_id = le.company_id WHERE ${expired}`,
     `leads l JOIN events e ON e.person_id = substr(l.subject_key, 8) WHERE ${expired} AND l.subject_key LIKE 'person:%'`,
+    `leads l JOIN people sp ON sp.id = substr(l.subject_key, 8) JOIN events e ON e.company_id = sp.company_id
+       WHERE ${expired} AND l.subject_key LIKE 'person:%'`,
   ];
 }
