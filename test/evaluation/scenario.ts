@@ -73,7 +73,7 @@ export interface EventDraft {
 export type Command =
   | { do: 'addCompany'; company: CompanyTraits }
   | { do: 'addPerson'; person: PersonTraits }
-  | { do: 'changeCompany'; company: number; industry?: number; size?: number; country?: number }
+  | { do: 'changeCompany'; company: number; industry?: number; size?: number; country?: number; rebrand?: boolean }
   | { do: 'changePerson'; person: number; title?: number; country?: number; company?: number; personalEmail?: boolean }
   | { do: 'ingest'; events: EventDraft[] }
   | { do: 'forgetPerson'; person: number }
@@ -86,8 +86,9 @@ export type Command =
   | { do: 'topUp'; credits: number }
   | { do: 'suppress'; what: 'domain' | 'email' | 'company_url'; target: number; scope: 'account' | 'signal' }
   | { do: 'unsuppress'; entry: number }
-  | { do: 'watch'; company: number }
-  | { do: 'unwatch'; company: number };
+  /** A watched company (by domain) or person (by profile URL). */
+  | { do: 'watch'; what: 'company' | 'person'; target: number }
+  | { do: 'unwatch'; what: 'company' | 'person'; target: number };
 
 export interface Scenario {
   kind: SignalKind;
@@ -267,6 +268,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
           industry: sometimes(fc.nat({ max: INDUSTRIES.length - 1 })),
           size: sometimes(fc.nat({ max: EMPLOYEE_COUNTS.length - 1 })),
           country: sometimes(fc.nat({ max: COUNTRIES.length - 1 })),
+          rebrand: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, fc.constant(true)),
         })
         .map((c) => withoutUndefined(c) as Command),
     },
@@ -312,8 +314,14 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
   ];
   if (watchlist)
     choices.push(
-      { weight: 2, arbitrary: fc.record({ do: fc.constant('watch'), company: index }) },
-      { weight: 1, arbitrary: fc.record({ do: fc.constant('unwatch'), company: index }) },
+      {
+        weight: 2,
+        arbitrary: fc.record({ do: fc.constant('watch'), what: fc.constantFrom('company', 'person'), target: index }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ do: fc.constant('unwatch'), what: fc.constantFrom('company', 'person'), target: index }),
+      },
     );
   return fc.oneof(...choices) as fc.Arbitrary<Command>;
 }

@@ -120,14 +120,17 @@ export class Twins {
         return;
       }
       // As the watchlist routes do: the import in its own transaction, removal by identifier.
-      case 'watch': {
-        const domain = this.world.company(command.company).domain;
-        await db.transaction((tx) => services.watchlists.import(tx, signalId, [domain]));
+      case 'watch':
+      case 'unwatch': {
+        const entry =
+          command.what === 'company'
+            ? this.world.company(command.target).domain
+            : this.world.person(command.target)?.linkedinUrl;
+        if (!entry) return;
+        if (command.do === 'watch') await db.transaction((tx) => services.watchlists.import(tx, signalId, [entry]));
+        else await services.watchlists.remove(signalId, { companies: [entry] });
         return;
       }
-      case 'unwatch':
-        await services.watchlists.remove(signalId, { companies: [this.world.company(command.company).domain] });
-        return;
       default:
         throw new Error(`not a twin command: ${command.do}`);
     }

@@ -8,6 +8,7 @@ import { execute } from '../../src/db/sql';
 import { createServices, type Services } from '../../src/services';
 import { matchPersona } from '../../src/catalogue/personas';
 import { sizeBandOf } from '../../src/catalogue/company-sizes';
+import { nameKeyOf } from '../../src/catalogue/identifiers';
 import { createTestDatabase } from '../setup/database';
 import {
   COUNTRIES,
@@ -97,6 +98,7 @@ interface StoredCompany {
 
 interface StoredPerson {
   id: string;
+  linkedinUrl: string;
   /** Its number in the run: `<run>-p<n>`. */
   n: number;
   companyId: string;
@@ -122,6 +124,7 @@ export class World {
   readonly companies: StoredCompany[] = [];
   readonly people: StoredPerson[] = [];
   readonly events: StoredEvent[] = [];
+  private rebrands = 0;
 
   constructor(
     private readonly open: OpenWorld,
@@ -171,6 +174,7 @@ export class World {
       const company = this.company(t.company);
       const person = {
         id: `${this.run}-p${j}`,
+        linkedinUrl: `https://www.linkedin.com/in/${this.run}-p${j}`,
         n: j,
         companyId: company.id,
         title: TITLES[t.title],
@@ -185,7 +189,7 @@ export class World {
         email: person.email,
         firstName: 'Ada',
         lastName: `P${j}`,
-        linkedinUrl: `https://www.linkedin.com/in/${this.run}-p${j}`,
+        linkedinUrl: person.linkedinUrl,
         countryCode: COUNTRIES[t.country].code,
       };
     });
@@ -196,10 +200,22 @@ export class World {
     return personal ? `${this.run}-p${j}@gmail.com` : `p${j}@${company.domain}`;
   }
 
-  async changeCompany(index: number, change: { industry?: number; size?: number; country?: number }): Promise<void> {
+  /** A company's new industry, size, headquarters or name and domain (a rebrand), as a source's update writes it. */
+  async changeCompany(
+    index: number,
+    change: { industry?: number; size?: number; country?: number; rebrand?: boolean },
+  ): Promise<void> {
     const company = this.company(index);
     const sets: string[] = [];
     const args: unknown[] = [company.id];
+    if (change.rebrand) {
+      this.rebrands++;
+      company.name = `${company.name.replace(/ Labs$/, '')}v${this.rebrands} Labs`;
+      company.domain = `${company.id}-v${this.rebrands}.com`;
+      sets.push(
+        `name = $${args.push(company.name)}, name_key = $${args.push(nameKeyOf(company.name))}, domain = $${args.push(company.domain)}`,
+      );
+    }
     if (change.industry !== undefined) sets.push(`industry = $${args.push(INDUSTRIES[change.industry])}`);
     if (change.size !== undefined) {
       const count = EMPLOYEE_COUNTS[change.size];
