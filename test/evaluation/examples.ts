@@ -76,4 +76,22 @@ export const EXAMPLES: { name: string; scenario: Scenario }[] = [
       ],
     },
   },
+  {
+    name: 'job changes: an event whose ingestion commits after an evaluation began is read by the next one',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer', 'Chief Financial Officer'] },
+      events: [{ type: 'job_change', company: 0, person: 1, minutes: -60, variant: 0 }],
+      // The evaluation the ingestion spans produces a lead, so transactions newer than it end first.
+      commands: [
+        {
+          do: 'ingestAcrossEvaluation',
+          events: [{ type: 'job_change', company: 0, person: 0, minutes: -10, variant: 0 }],
+        },
+        { do: 'evaluate' },
+      ],
+    },
+  },
 ];

@@ -94,6 +94,16 @@ async function play(scenario: Scenario): Promise<void> {
       case 'ingest':
         await world.addEvents(command.events);
         break;
+      case 'ingestAcrossEvaluation': {
+        const held = await world.holdEvents(command.events);
+        try {
+          await evaluateBoth(twins, step);
+          await held.commit();
+        } finally {
+          await held.end();
+        }
+        break;
+      }
       case 'forgetPerson':
         await world.forgetPerson(command.person);
         break;

@@ -76,6 +76,8 @@ export type Command =
   | { do: 'changeCompany'; company: number; industry?: number; size?: number; country?: number; rebrand?: boolean }
   | { do: 'changePerson'; person: number; title?: number; country?: number; company?: number; personalEmail?: boolean }
   | { do: 'ingest'; events: EventDraft[] }
+  /** Events whose ingestion commits only after the next evaluation (a slow source transaction). */
+  | { do: 'ingestAcrossEvaluation'; events: EventDraft[] }
   | { do: 'forgetPerson'; person: number }
   | { do: 'revise'; event: number; variant: number }
   | { do: 'advance'; minutes: number }
@@ -256,6 +258,13 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
       }),
     },
     { weight: 6, arbitrary: fc.constant({ do: 'evaluate' as const }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        do: fc.constant('ingestAcrossEvaluation'),
+        events: fc.array(eventDraft(kind), { minLength: 1, maxLength: 4 }),
+      }),
+    },
     { weight: 4, arbitrary: fc.record({ do: fc.constant('advance'), minutes: advanceMinutes }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('addCompany'), company: companyTraits }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('addPerson'), person: personTraits }) },

@@ -9,6 +9,7 @@ import { createServices, type Services } from '../../src/services';
 import { matchPersona } from '../../src/catalogue/personas';
 import { sizeBandOf } from '../../src/catalogue/company-sizes';
 import { nameKeyOf } from '../../src/catalogue/identifiers';
+import { Ingestion } from '../../src/services/ingestion/ingestion';
 import { createTestDatabase } from '../setup/database';
 import {
   COUNTRIES,
@@ -288,8 +289,43 @@ export class World {
 
   /** Events occurring `minutes` from the clock's now; a late arrival is one with an old date. */
   async addEvents(drafts: EventDraft[]): Promise<void> {
+    await this.ingest(this.eventRecords(drafts));
+  }
+
+  /**
+   * A source's slow transaction: the events are inserted in a transaction left open until
+   * `commit` (an evaluation in between must neither see them nor lose them). Rolled back by
+   * `end` when the caller fails first.
+   */
+  async holdEvents(drafts: EventDraft[]): Promise<{ commit(): Promise<void>; end(): Promise<void> }> {
+    const runner = this.open.db.createQueryRunner();
+    await runner.connect();
+    await runner.startTransaction();
+    const end = async () => {
+      if (runner.isTransactionActive) await runner.rollbackTransaction();
+      if (!runner.isReleased) await runner.release();
+    };
+    try {
+      // Ingestion only runs SQL on what it is given: here the open transaction.
+      const ingestion = new Ingestion(runner.manager as unknown as DataSource);
+      const result = await ingestion.ingest(this.eventRecords(drafts));
+      if (result.rejected > 0) throw new Error(`the world's records were refused: ${JSON.stringify(result.errors)}`);
+    } catch (err) {
+      await end();
+      throw err;
+    }
+    return {
+      async commit() {
+        await runner.commitTransaction();
+        await runner.release();
+      },
+      end,
+    };
+  }
+
+  private eventRecords(drafts: EventDraft[]): object[] {
     const now = this.open.clock.now().getTime();
-    const records = drafts.flatMap((draft) => {
+    return drafts.flatMap((draft) => {
       const personLevel = PERSON_TYPES.has(draft.type);
       const person = personLevel || draft.person !== null ? this.person(draft.person ?? draft.company) : undefined;
       if (personLevel && !person) return [];
@@ -305,7 +341,6 @@ export class World {
       this.events.push(event);
       return [{ kind: 'event', ...event, data: this.dataOf(event, draft.variant) }];
     });
-    await this.ingest(records);
   }
 
   /** A later word on a stored event (its data replaced), as a Form D amendment revises its filing. */
