@@ -8,11 +8,13 @@ import { World, emptyWorld, openWorld, type OpenWorld } from './world';
 /**
  * Issue 26, deliver 2: incremental evaluation produces exactly the leads a full evaluation
  * would, with the same charges and the same deferrals. fast-check generates a world, a signal
- * config and a sequence of commands (events, late and early ones; people and companies that
- * change; clock moves; pauses; config, cap and duplicate changes; credits; suppressions;
- * watched companies); two accounts own one signal each, evaluated one with `read: 'full'` and
- * one with `read: 'incremental'`, and after every evaluation their batches, leads, ledger
- * charges, balances and counters must be the same.
+ * config and a sequence of commands (events, late and early ones, some committed only after an
+ * evaluation began; people and companies that change, people who opt out; clock moves;
+ * pauses; config, cap and duplicate changes; credits; suppressions; watched companies and
+ * people); two accounts own one signal each, evaluated one with `read: 'full'` and one with
+ * `read: 'incremental'`, and after every evaluation their batches, leads, ledger charges,
+ * balances and counters must be the same. Written scenarios (examples.ts) keep the cases
+ * that were hard to generate.
  *
  * Runs are seeded; the seed is printed, and FC_SEED replays one (FC_RUNS sets the runs per type).
  */
