@@ -23,14 +23,15 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
         NEW.change_xid := pg_current_xact_id();
         RETURN NEW;
       END $$`);
-    // A person leaving a company (moved or deleted) may change which of its people that company's events name.
+    // A person leaving a company (moved, deleted, another persona) may change which of its people that company's events name.
     await q.query(`
       CREATE FUNCTION mark_person_change() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'UPDATE' THEN
           NEW.change_xid := pg_current_xact_id();
         END IF;
-        IF OLD.company_id IS NOT NULL AND (TG_OP = 'DELETE' OR OLD.company_id IS DISTINCT FROM NEW.company_id) THEN
+        IF OLD.company_id IS NOT NULL AND (TG_OP = 'DELETE' OR OLD.company_id IS DISTINCT FROM NEW.company_id
+            OR OLD.persona IS DISTINCT FROM NEW.persona) THEN
           UPDATE companies SET change_xid = pg_current_xact_id() WHERE id = OLD.company_id;
         END IF;
         RETURN coalesce(NEW, OLD);
@@ -50,6 +51,8 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
     }
     await q.query(`CREATE TRIGGER people_evaluation_removal AFTER DELETE ON people
       FOR EACH ROW EXECUTE FUNCTION mark_person_change()`);
+    // Changed companies' events are read by kind: a company's other kinds are not read at all.
+    await q.query(`CREATE INDEX events_company_type_time ON events (company_id, type, occurred_at)`);
     await q.query(`ALTER TABLE signals
       ADD COLUMN evaluated_xid xid8,
       ADD COLUMN evaluated_at timestamptz,
@@ -98,6 +101,7 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
       await q.query(`DROP TRIGGER ${table}_evaluation_reset ON ${table}`);
     }
     await q.query(`DROP FUNCTION forget_signal_evaluations()`);
+    await q.query(`DROP INDEX events_company_type_time`);
     await q.query(`ALTER TABLE signals DROP COLUMN evaluated_xid, DROP COLUMN evaluated_at, DROP COLUMN evaluation_basis,
       DROP COLUMN full_read_at, DROP COLUMN full_read_event_id`);
     for (const table of ['events', 'companies', 'people']) {

@@ -112,8 +112,9 @@ export class EvaluationBacklog {
       `people x JOIN events e ON e.person_id = x.id WHERE x.change_xid >= ${xid}`,
       // Events whose date has come since the last refresh (stored while still in the future).
       `events e WHERE e.occurred_at > $${args.push(lastAt)}::timestamptz AND e.occurred_at <= $${args.push(now)}::timestamptz`,
-      ...(plan.peopleOfCompany
-        ? [`people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid}`]
+      // A person the plan may name, new or changed (one who stops being nameable marks the company).
+      ...(plan.namedPeople
+        ? [`people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid} AND ${plan.namedPeople}`]
         : []),
       ...expiredDuplicates(signal, args, now, lastAt),
     ];
