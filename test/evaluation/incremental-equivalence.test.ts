@@ -43,7 +43,7 @@ function same(what: string, step: number, full: unknown, incremental: unknown): 
 }
 
 /** What the runs of one type exercised, printed after it: a property that never defers proves little. */
-const seen = {
+const tally = () => ({
   runs: 0,
   evaluations: 0,
   leads: 0,
@@ -51,7 +51,8 @@ const seen = {
   dailyLeadLimit: 0,
   paused: 0,
   refused: new Map<string, number>(),
-};
+});
+const seen = tally();
 
 async function evaluateBoth(twins: Twins, step: number): Promise<void> {
   const [full, incremental] = await twins.evaluate();
@@ -130,15 +131,7 @@ async function play(scenario: Scenario): Promise<void> {
 
 /** fast-check's run, with a failure message that names the seed, the shrunk scenario and the difference. */
 async function check(kind: SignalKind): Promise<void> {
-  Object.assign(seen, {
-    runs: 0,
-    evaluations: 0,
-    leads: 0,
-    credits: 0,
-    dailyLeadLimit: 0,
-    paused: 0,
-    refused: new Map(),
-  });
+  Object.assign(seen, tally());
   const details = await fc.check(fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), play), {
     seed: SEED,
     numRuns: RUNS,
