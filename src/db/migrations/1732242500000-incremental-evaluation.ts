@@ -23,15 +23,15 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
         NEW.change_xid := pg_current_xact_id();
         RETURN NEW;
       END $$`);
-    // A person leaving a company (moved, deleted, another persona) may change which of its people that company's events name.
+    // A person with a persona leaving a company (moved, deleted, another persona) may change which of its people that company's events name.
     await q.query(`
       CREATE FUNCTION mark_person_change() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP = 'UPDATE' THEN
           NEW.change_xid := pg_current_xact_id();
         END IF;
-        IF OLD.company_id IS NOT NULL AND (TG_OP = 'DELETE' OR OLD.company_id IS DISTINCT FROM NEW.company_id
-            OR OLD.persona IS DISTINCT FROM NEW.persona) THEN
+        IF OLD.company_id IS NOT NULL AND OLD.persona IS NOT NULL AND (TG_OP = 'DELETE'
+            OR OLD.company_id IS DISTINCT FROM NEW.company_id OR OLD.persona IS DISTINCT FROM NEW.persona) THEN
           UPDATE companies SET change_xid = pg_current_xact_id() WHERE id = OLD.company_id;
         END IF;
         RETURN coalesce(NEW, OLD);

@@ -112,9 +112,12 @@ export class EvaluationBacklog {
       `people x JOIN events e ON e.person_id = x.id WHERE x.change_xid >= ${xid}`,
       // Events whose date has come since the last refresh (stored while still in the future).
       `events e WHERE e.occurred_at > $${args.push(lastAt)}::timestamptz AND e.occurred_at <= $${args.push(now)}::timestamptz`,
-      // A person the plan may name, new or changed (one who stops being nameable marks the company).
+      // The person the company's events name now, if new or changed (one who stops being named marks the company).
       ...(plan.namedPeople
-        ? [`people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid} AND ${plan.namedPeople}`]
+        ? [
+            `people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid} AND ${plan.namedPeople('x')}
+             AND NOT EXISTS (SELECT 1 FROM people y WHERE y.company_id = x.company_id AND ${plan.namedPeople('y')} AND y.id < x.id)`,
+          ]
         : []),
       ...expiredDuplicates(signal, args, now, lastAt),
     ];

@@ -33,10 +33,10 @@ export interface EvaluationPlan {
   /** The joins from the event (`events e`) that yield the candidate rows. */
   joins: string;
   /**
-   * Persona targeting: the row's person may be any of the company's people this SQL condition
-   * over `x` (a person) keeps, so a change to one of them may change the row. Absent otherwise.
+   * Persona targeting: the row's person is the first (by id) of the company's people this SQL
+   * condition keeps, over the person alias given. Absent otherwise.
    */
-  namedPeople?: string;
+  namedPeople?: (person: string) => string;
   /** Events of the signal type's kinds, before any config filter. */
   kind: string;
   /** Watchlist: the event is at a watched company or of a watched person. `TRUE` for job changes. */
