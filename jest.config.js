@@ -32,4 +32,7 @@ module.exports = {
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   testTimeout: 120000,
   maxWorkers: 2,
+  // A worker that grew past this after a file is replaced: module registries of earlier files
+  // (native Temporal workers, oidc-provider) pile up, and one ran out of heap in CI.
+  workerIdleMemoryLimit: '1536MB',
 };

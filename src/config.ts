@@ -56,6 +56,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
     SIGNAL_EVALUATION_INTERVAL: z.string().default('15m').transform(parseDuration),
+    // `full` reads each signal's whole window every evaluation, as before incremental evaluation.
+    EVALUATION_READ: z.enum(['incremental', 'full']).default('incremental'),
     /** How long an access token an assistant got by OAuth for /mcp lasts; it refreshes after. */
     ASSISTANT_TOKEN_TTL: z.string().default('1h').transform(parseDuration),
     /** Dynamic client registrations (assistants signing up at /oauth/reg) allowed per client address and hour. */

@@ -29,6 +29,7 @@ import { Suppressions1732241900000 } from './migrations/1732241900000-suppressio
 import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclusions';
 import { Ted1732242300000 } from './migrations/1732242300000-ted';
 import { PeopleDataLabs1732242400000 } from './migrations/1732242400000-people-data-labs';
+import { IncrementalEvaluation1732242500000 } from './migrations/1732242500000-incremental-evaluation';
 import { CompaniesHouse1732242200000 } from './migrations/1732242200000-companies-house';
 import { closePreparedPool } from './prepared';
 
@@ -57,6 +58,7 @@ export const migrations = [
   CrmExclusions1732242100000,
   Ted1732242300000,
   PeopleDataLabs1732242400000,
+  IncrementalEvaluation1732242500000,
   CompaniesHouse1732242200000,
 ];
 

@@ -95,7 +95,7 @@ export function createServices(deps: ServiceDeps) {
     signalLifecycle: lifecycle,
     signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),
     signalActivity: new SignalActivityReader(deps.db, signals, (signalId) => lifecycle.liveState(signalId)),
-    leadProduction: new LeadProduction(deps.db, credits, clock),
+    leadProduction: new LeadProduction(deps.db, credits, clock, { read: deps.config.EVALUATION_READ }),
     leads: new Leads(deps.db, credits),
     funnel: new Funnel(deps.db, clock),
     ingestion: new Ingestion(deps.db),

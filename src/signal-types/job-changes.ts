@@ -59,7 +59,8 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
     { field: 'maxJobAgeDays', sql: occurredBetween(args, eligibleSince, now) },
   ];
   return {
-    from: `events e JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id`,
+    joins: `JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id`,
+    peopleOfCompany: false,
     kind: `e.type = 'job_change'`,
     watched: 'TRUE',
     filters,

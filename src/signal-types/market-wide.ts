@@ -77,7 +77,8 @@ export function marketWidePlan(
     { field: 'targetPersonas', sql: targeting ? 'p.id IS NOT NULL' : 'TRUE' },
   ];
   return {
-    from: `events e JOIN companies c ON c.id = e.company_id ${personJoin}`,
+    joins: `JOIN companies c ON c.id = e.company_id ${personJoin}`,
+    peopleOfCompany: targeting,
     kind: `e.type = $${args.push(eventType)}`,
     watched: 'TRUE',
     filters,

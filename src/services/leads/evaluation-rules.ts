@@ -30,8 +30,10 @@ export interface EvaluationFilter {
  * Building both from these parts keeps one definition per rule.
  */
 export interface EvaluationPlan {
-  /** FROM and joins that yield the candidate rows. */
-  from: string;
+  /** The joins from the event (`events e`) that yield the candidate rows. */
+  joins: string;
+  /** The row's person may be any of the company's people (persona targeting): a change to one of them may change the row. */
+  peopleOfCompany: boolean;
   /** Events of the signal type's kinds, before any config filter. */
   kind: string;
   /** Watchlist: the event is at a watched company or of a watched person. `TRUE` for job changes. */

@@ -6,6 +6,7 @@ import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 import type { EvaluationPlan } from './evaluation-rules';
 import { suppressionFilter } from './suppression-rule';
 import { crmExclusionFilter } from './crm-exclusion-rule';
+import type { BacklogRead } from './evaluation-backlog';
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
 export function leadsLeftToday(
@@ -29,24 +30,40 @@ export function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
   };
 }
 
-/** The oldest candidates first, so deferred ones are produced before newer ones on later days. */
+/**
+ * The oldest candidates first, so deferred ones are produced before newer ones on later days:
+ * of the whole window, or of the signal's backlog (`backlog`, as its refresh left it).
+ */
 export async function findCandidates(
   tx: EntityManager,
   signal: Signal,
   now: Date,
   limit: number,
+  backlog?: BacklogRead,
 ): Promise<Candidate[]> {
-  const { sql, args } = candidateQuery(signal, now, limit);
+  const { sql, args } = candidateQuery(signal, now, limit, backlog);
   return rows<Candidate>(tx, sql, args);
 }
 
 /** The candidate query with its bind values (the bench EXPLAINs the same text). */
-export function candidateQuery(signal: Signal, now: Date, limit: number): { sql: string; args: unknown[] } {
+export function candidateQuery(
+  signal: Signal,
+  now: Date,
+  limit: number,
+  backlog?: BacklogRead,
+): { sql: string; args: unknown[] } {
   const plan = evaluationPlan(signal, now);
   const { args } = plan;
+  const where = [candidateCondition(plan)];
+  if (backlog?.upTo) {
+    where.push(
+      `(e.occurred_at, e.id) <= ($${args.push(backlog.upTo.at)}::timestamptz, $${args.push(backlog.upTo.eventId)}::text)`,
+    );
+  }
+  const from = backlog ? `signal_backlog b JOIN events e ON e.id = b.event_id AND b.signal_id = $1` : `events e`;
   const sql = `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
-      FROM ${plan.from}
-      WHERE ${candidateCondition(plan)}
+      FROM ${from} ${plan.joins}
+      WHERE ${where.join(' AND ')}
       ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`;
   return { sql, args };
 }

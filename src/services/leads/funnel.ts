@@ -122,7 +122,7 @@ export class Funnel {
            produced.lead_at IS NOT NULL AS is_lead,
            ${ruleColumns.join(',\n           ')},
            coalesce(${plan.subjectAllowed}, false) AS subject_allowed
-         FROM ${plan.from}
+         FROM events e ${plan.joins}
          LEFT JOIN LATERAL (SELECT min(l.created_at) AS lead_at FROM leads l WHERE l.signal_id = $1 AND l.event_id = e.id) produced ON TRUE
          -- Rows outside the window are read only for their place in the production queue,
          -- and no row older than the age or lookback window (or newer than now) can wait in it.

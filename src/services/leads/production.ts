@@ -6,6 +6,7 @@ import type { Credits } from '../credits';
 import { signalType } from '../../signal-types/registry';
 import type { Candidate } from './candidate';
 import { findCandidates, leadsLeftToday } from './evaluation';
+import { EvaluationBacklog } from './evaluation-backlog';
 import { duplicateWindowDays } from './evaluation-rules';
 import { leadIdFor } from './lead-identity';
 import { suppressionFilter } from './suppression-rule';
@@ -31,6 +32,9 @@ export interface ProductionBatch {
 
 type StopReason = 'cap' | 'credits' | 'inactive';
 
+/** How an evaluation reads its candidates (EVALUATION_READ). */
+export type EvaluationRead = 'incremental' | 'full';
+
 /**
  * Turns a signal's candidates into leads, one transaction per batch: the lead rows (unique per
  * signal, event and subject), their charges in the ledger and the signal's counters commit
@@ -38,11 +42,21 @@ type StopReason = 'cap' | 'credits' | 'inactive';
  * evaluation, oldest first.
  */
 export class LeadProduction {
+  private readonly backlog: EvaluationBacklog | null;
+
+  /**
+   * `read: 'incremental'` (the default) reads what changed since the signal's last evaluation
+   * into its backlog and produces from there; `'full'` reads the whole window every time (the
+   * reference the property test compares with).
+   */
   constructor(
     private readonly db: DataSource,
     private readonly credits: Credits,
     private readonly clock: Clock,
-  ) {}
+    options: { read?: EvaluationRead } = {},
+  ) {
+    this.backlog = options.read === 'full' ? null : new EvaluationBacklog(db);
+  }
 
   async produceBatch(signalId: string, batchSize = LEADS_PER_BATCH): Promise<ProductionBatch> {
     const signal = await this.db.getRepository(Signal).findOneBy({ id: signalId });
@@ -64,7 +78,8 @@ export class LeadProduction {
       return { state: 'active', leads: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
 
     const limit = Math.min(batchSize, remainingToday);
-    const candidates = await findCandidates(this.db.manager, signal, now, limit);
+    const read = this.backlog ? await this.backlog.refresh(signal, now, limit) : undefined;
+    const candidates = await findCandidates(this.db.manager, signal, now, limit, read);
     const { produced, stop } = await this.produceAll(signal, candidates, now).catch((err) => {
       if (err instanceof CreditsExhausted) return { produced: 0, stop: 'credits' as const };
       throw err;
@@ -157,6 +172,12 @@ export class LeadProduction {
         ],
       );
       if (inserted.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
+      const insertedIds = new Set(inserted.map(({ id }) => id));
+      await EvaluationBacklog.removeProduced(
+        tx,
+        signal.id,
+        drafted.filter((r) => insertedIds.has(r.leadId)).map((r) => r.candidate.event_id),
+      );
       const charge = await this.credits.chargeAll(
         tx,
         signal.accountId,

@@ -92,7 +92,7 @@ export class SignalPreviews {
         tx,
         `WITH matching AS (
            SELECT e.id, e.occurred_at, e.ingested_at, ${plan.subject} AS subject, p.id IS NOT NULL AS has_person
-           FROM ${plan.from}
+           FROM events e ${plan.joins}
            WHERE ${candidateCondition(plan)} AND e.ingested_at >= $${args.push(windowStart)}
          ), leads AS (
            SELECT *, ${repeats} OR row_number() OVER (PARTITION BY subject ORDER BY occurred_at, id) = 1 AS is_lead
