@@ -397,9 +397,9 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
       for (const f of r.fullRead)
         rows.push([
           '',
-          `first full read, ${f.type}`,
-          `median ${ms(f.medianMs)}`,
-          `max ${ms(f.maxMs)}, ${f.batches} batches`,
+          `first full read, ${f.type} (${f.signals} signals)`,
+          `median ${ms(f.medianMs)} + ${ms(f.readToEndMedianMs)}`,
+          `first evaluation (max ${ms(f.maxMs)}, ${f.batches} batches, ${f.leads} leads) + rest of window (${f.pages} pages, ${f.complete} to the end)`,
         ]);
       rows.push(['', 'worker memory', `${fmt(r.workerMB, 0)} MB`, `peak ${fmt(r.peakMB, 0)} MB`]);
     } else if (record.section === 'schedule') {

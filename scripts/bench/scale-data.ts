@@ -10,11 +10,14 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client as PgClient } from 'pg';
-import type { DataSource } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
 import { COMPANY_SIZE_BANDS } from '../../src/catalogue/company-sizes';
 import { countryName } from '../../src/catalogue/locations';
 import { listPersonas } from '../../src/catalogue/personas';
 import { Clock } from '../../src/clock';
+import { Signal } from '../../src/db/entities/signal';
+import { EvaluationBacklog, evaluationBasis } from '../../src/services/leads/evaluation-backlog';
+import { LEADS_PER_BATCH } from '../../src/temporal/contract/signal';
 import { openDatabase } from '../../src/db/data-source';
 import { Credits } from '../../src/services/credits';
 import { LeadProduction } from '../../src/services/leads/production';
@@ -43,6 +46,8 @@ const CONCURRENCY = 20;
 const TICK_MS = 5_000;
 const SIGNALS_PER_ACCOUNT = 25;
 const PROBE_ROUNDS = 3;
+/** A sample signal's rest of the window is read for at most this long (reported as incomplete past it). */
+const READ_TO_END_MAX_MS = 120_000;
 const TYPES = ['job_changes', 'fundraising', 'hiring', 'account_watchlist'] as const;
 type TypeId = (typeof TYPES)[number];
 const CREATE_PATH: Record<TypeId, string> = {
@@ -106,6 +111,10 @@ export interface FullReadSample {
   maxMs: number;
   batches: number;
   leads: number;
+  /** Reading the rest of the window after the first evaluation (refresh page by page), median per signal. */
+  readToEndMedianMs: number;
+  pages: number;
+  /** Signals whose window was read to its end within the time allowed. */
   complete: number;
 }
 
@@ -290,11 +299,22 @@ async function tracksChanges(db: PgClient): Promise<boolean> {
  * (measured separately on a sample): the watermark at the current snapshot, no backlog.
  * Without watermarks (the full evaluation), there is nothing to set.
  */
-async function putInSteadyState(db: PgClient, dataSource: DataSource, ids: string[]): Promise<boolean> {
-  void db;
-  void dataSource;
-  void ids;
-  return false;
+async function putInSteadyState(db: PgClient, dataSource: DataSource, ids: string[]): Promise<void> {
+  const signals = await dataSource.getRepository(Signal).findBy({ id: In(ids) });
+  await db.query('BEGIN');
+  try {
+    await db.query(
+      `UPDATE signals s SET evaluated_xid = pg_snapshot_xmin(pg_current_snapshot()), evaluated_at = now(),
+         evaluation_basis = x.basis, full_read_at = NULL, full_read_event_id = NULL
+       FROM unnest($1::uuid[], $2::text[]) AS x(id, basis) WHERE s.id = x.id`,
+      [signals.map((s) => s.id), signals.map((s) => evaluationBasis(s))],
+    );
+    await db.query(`DELETE FROM signal_backlog WHERE signal_id = ANY($1::uuid[])`, [ids]);
+    await db.query('COMMIT');
+  } catch (err) {
+    await db.query('ROLLBACK');
+    throw err;
+  }
 }
 
 /** The worker's lag histogram now. */
@@ -403,7 +423,7 @@ export async function runScaleData(
     log(`  ${arrivals.events} events arrived (${arrivals.late} late), ${arrivals.failures} failed ingest calls`);
 
     const fullReadStarted = cpuReading(stack.cpuMeters());
-    const fullRead = await sampleFullReads(db, production, signals, options.fullReadSample, steady, log);
+    const fullRead = await sampleFullReads(db, dataSource, production, signals, options.fullReadSample, steady, log);
     const fullReadPostgresCpuS = fullReadStarted.since().PostgreSQL ?? NaN;
 
     const byType = Object.fromEntries(TYPES.map((t) => [t, signals.filter((s) => s.type === t).length]));
@@ -585,10 +605,12 @@ async function measureInterval(
 
 /**
  * The first full read of a sample of each type, with the worker stopped: each signal made new
- * (watermark cleared) and evaluated batch after batch through produceBatch until nothing waits.
+ * (horizon cleared), then its first evaluation as the worker runs it (produceBatch until
+ * nothing more waits or the day's cap), then the rest of its window read page by page.
  */
 async function sampleFullReads(
   db: PgClient,
+  dataSource: DataSource,
   production: LeadProduction,
   signals: BenchSignal[],
   perType: number,
@@ -603,21 +625,21 @@ async function sampleFullReads(
         db,
         chosen.map((s) => s.id),
       );
-    const times: number[] = [];
-    let [batches, leads] = [0, 0];
+    const [times, rest] = [[] as number[], [] as number[]];
+    let [batches, leads, pages, complete] = [0, 0, 0, 0];
     for (const signal of chosen) {
       const started = performance.now();
       const drained = await drain(production, signal.id, 500);
       times.push(performance.now() - started);
       batches += drained.batches;
       leads += drained.leads;
+      if (steady) {
+        const read = await readToEnd(dataSource, signal.id);
+        rest.push(read.ms);
+        pages += read.pages;
+        if (read.complete) complete++;
+      }
     }
-    const complete = steady
-      ? await completedFullReads(
-          db,
-          chosen.map((s) => s.id),
-        )
-      : chosen.length;
     samples.push({
       type,
       signals: chosen.length,
@@ -625,24 +647,46 @@ async function sampleFullReads(
       maxMs: Math.max(...times),
       batches,
       leads,
+      readToEndMedianMs: median(rest),
+      pages,
       complete,
     });
     log(
-      `  first full read, ${type}: ${chosen.length} signals, median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms, ` +
-        `${batches} batches, ${leads} leads`,
+      `  first full read, ${type}: ${chosen.length} signals, first evaluation median ${median(times).toFixed(0)} ms ` +
+        `(max ${Math.max(...times).toFixed(0)} ms, ${batches} batches, ${leads} leads); rest of the window median ` +
+        `${median(rest).toFixed(0)} ms in ${pages} pages (${complete} of ${chosen.length} to the end)`,
     );
   }
   return samples;
 }
 
+/** The signals as new: no horizon, so their next evaluation reads the whole window. */
 async function clearWatermarks(db: PgClient, ids: string[]): Promise<void> {
-  void db;
-  void ids;
+  await db.query(
+    `UPDATE signals SET evaluated_xid = NULL, evaluated_at = NULL, evaluation_basis = NULL, full_read_at = NULL,
+       full_read_event_id = NULL WHERE id = ANY($1::uuid[])`,
+    [ids],
+  );
 }
 
-async function completedFullReads(db: PgClient, ids: string[]): Promise<number> {
-  void db;
-  return ids.length;
+/**
+ * The rest of the window after the first evaluation stopped (at the cap): the full read's
+ * pages moved into the backlog one refresh at a time, as the next days' evaluations would.
+ */
+async function readToEnd(
+  dataSource: DataSource,
+  id: string,
+): Promise<{ ms: number; pages: number; complete: boolean }> {
+  const backlog = new EvaluationBacklog(dataSource);
+  const signal = (await dataSource.getRepository(Signal).findOneBy({ id }))!;
+  const started = performance.now();
+  let pages = 0;
+  for (;;) {
+    const read = await backlog.refresh(signal, new Date(), LEADS_PER_BATCH);
+    pages++;
+    const ms = performance.now() - started;
+    if (!read.upTo || ms > READ_TO_END_MAX_MS) return { ms, pages, complete: !read.upTo };
+  }
 }
 
 /**
