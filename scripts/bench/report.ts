@@ -615,16 +615,20 @@ export function summary(all: SectionRecord[]): string {
 function scaleDataSummary(record: SectionRecord, r: ScaleDataResult): string {
   const base = r.intervals[0];
   const p = r.projection;
+  const watchlist = r.fullRead.find((f) => f.type === 'account_watchlist');
   return (
     `- Scale data (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}${r.steadyState ? '' : ', full evaluation'}): ` +
     `${fmt(r.signals, 0)} signals every ${fmt(r.intervalMs / 60_000, 0)} min; one evaluation of each type ` +
     r.probes.map((x) => `${ms(x.sumMs)} at ${events(x.events)}`).join(', ') +
     (base
       ? `; at ${events(base.eventsPerDay)}/day lag p99 ≤ ${base.lagP99S} s, PostgreSQL ${fmt(base.postgresCorePct, 1)} % of a core ` +
-        `(evaluations ${fmt(base.evaluationPostgresCorePct ?? NaN, 1)} %)`
+        `(ingest-only ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} %)`
       : '') +
-    `; ${fmt(p.postgresMsPerEvaluation)} ms PostgreSQL and ${fmt(p.workerMsPerEvaluation)} ms worker CPU per evaluation; ` +
-    `+100k events/day +${fmt(p.postgresPctPer100kEventsPerDay, 1)} %; worker ${fmt(r.workerMB, 0)} MB.`
+    `; per evaluation ${fmt(p.postgresMsPerEvaluation)} ms PostgreSQL (+${fmt(p.postgresMsPerEvaluationPer100kEventsPerDay)} ms per 100k more events/day), ` +
+    `${fmt(p.workerMsPerEvaluation)} ms worker: a quarter PostgreSQL core holds ~${fmt(p.signalsPer15MinAtQuarterCore, 0)} signals every 15 min, ` +
+    `a worker core ~${fmt(p.signalsPer15MinPerWorkerCore, 0)}` +
+    (watchlist ? `; a watchlist's first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
+    `; worker ${fmt(r.workerMB, 0)} MB.`
   );
 }
 

@@ -41,13 +41,17 @@ import { residentMB, type BenchStack } from './stack';
 import { median, percentile } from './stats';
 
 const DAY_MS = 86_400_000;
+const FIFTEEN_MINUTES_MS = 15 * 60_000;
 const CONCURRENCY = 20;
 /** Arrivals are sent this often, each tick the rate's share. */
 const TICK_MS = 5_000;
 const SIGNALS_PER_ACCOUNT = 25;
 const PROBE_ROUNDS = 3;
 /** A sample signal's rest of the window is read for at most this long (reported as incomplete past it). */
-const READ_TO_END_MAX_MS = 120_000;
+const READ_TO_END_MAX_MS = 60_000;
+/** Of each type's sample, this many also read the rest of their window; a type's sample stops after SAMPLE_TYPE_MAX_MS. */
+const READ_TO_END_SIGNALS = 5;
+const SAMPLE_TYPE_MAX_MS = 5 * 60_000;
 const TYPES = ['job_changes', 'fundraising', 'hiring', 'account_watchlist'] as const;
 type TypeId = (typeof TYPES)[number];
 const CREATE_PATH: Record<TypeId, string> = {
@@ -138,9 +142,11 @@ export interface ScaleDataResult {
   /** Projections from the measured intervals (see `projections`). */
   projection: {
     postgresMsPerEvaluation: number;
+    postgresMsPerEvaluationHigherRate: number;
     workerMsPerEvaluation: number;
-    signalsAtQuarterCore: number;
-    postgresPctPer100kEventsPerDay: number;
+    signalsPer15MinAtQuarterCore: number;
+    signalsPer15MinPerWorkerCore: number;
+    postgresMsPerEvaluationPer100kEventsPerDay: number;
   };
 }
 
@@ -442,7 +448,7 @@ export async function runScaleData(
       fullReadPostgresCpuS,
       workerMB,
       peakMB,
-      projection: projections(intervals, options),
+      projection: projections(intervals),
     };
   } finally {
     clearInterval(sampler);
@@ -627,13 +633,17 @@ async function sampleFullReads(
       );
     const [times, rest] = [[] as number[], [] as number[]];
     let [batches, leads, pages, complete] = [0, 0, 0, 0];
+    const typeStarted = performance.now();
+    let sampled = 0;
     for (const signal of chosen) {
+      if (performance.now() - typeStarted > SAMPLE_TYPE_MAX_MS) break;
+      sampled++;
       const started = performance.now();
       const drained = await drain(production, signal.id, 500);
       times.push(performance.now() - started);
       batches += drained.batches;
       leads += drained.leads;
-      if (steady) {
+      if (steady && sampled <= READ_TO_END_SIGNALS) {
         const read = await readToEnd(dataSource, signal.id);
         rest.push(read.ms);
         pages += read.pages;
@@ -642,7 +652,7 @@ async function sampleFullReads(
     }
     samples.push({
       type,
-      signals: chosen.length,
+      signals: sampled,
       medianMs: median(times),
       maxMs: Math.max(...times),
       batches,
@@ -652,9 +662,9 @@ async function sampleFullReads(
       complete,
     });
     log(
-      `  first full read, ${type}: ${chosen.length} signals, first evaluation median ${median(times).toFixed(0)} ms ` +
+      `  first full read, ${type}: ${sampled} signals, first evaluation median ${median(times).toFixed(0)} ms ` +
         `(max ${Math.max(...times).toFixed(0)} ms, ${batches} batches, ${leads} leads); rest of the window median ` +
-        `${median(rest).toFixed(0)} ms in ${pages} pages (${complete} of ${chosen.length} to the end)`,
+        `${median(rest).toFixed(0)} ms in ${pages} pages (${complete} of ${rest.length} to the end)`,
     );
   }
   return samples;
@@ -690,30 +700,29 @@ async function readToEnd(
 }
 
 /**
- * What one more signal and one more event a day cost: PostgreSQL and worker CPU per evaluation
- * at the base rate, the signals that fill a quarter of a core, and the evaluations' PostgreSQL
- * share per 100,000 more events a day (from the two rates).
+ * What one more signal and one more event a day cost. Each measured interval holds a 15-minute
+ * interval's arrivals (compressed in the quick run), so per evaluation the costs are those of a
+ * 15-minute interval: PostgreSQL (less the ingest-only baseline) and worker CPU per evaluation at
+ * both rates, the signals every 15 minutes that fill a quarter of a PostgreSQL core and a whole
+ * worker core, and the PostgreSQL ms per evaluation that 100,000 more events a day add.
  */
-function projections(intervals: IntervalMeasurement[], options: ScaleDataOptions): ScaleDataResult['projection'] {
+function projections(intervals: IntervalMeasurement[]): ScaleDataResult['projection'] {
+  const perEvaluation = (i: IntervalMeasurement | undefined) =>
+    i
+      ? ((i.evaluationPostgresCorePct ?? i.postgresCorePct) * 10 * (i.durationMs / 1000)) / Math.max(1, i.evaluations)
+      : NaN;
   const [base, higher] = intervals;
-  if (!base || !higher) {
-    return {
-      postgresMsPerEvaluation: NaN,
-      workerMsPerEvaluation: NaN,
-      signalsAtQuarterCore: NaN,
-      postgresPctPer100kEventsPerDay: NaN,
-    };
-  }
-  const seconds = base.durationMs / 1000;
-  const evaluationPct = base.evaluationPostgresCorePct ?? base.postgresCorePct;
-  const postgresMsPerEvaluation = (evaluationPct * 10 * seconds) / Math.max(1, base.evaluations);
-  const workerMsPerEvaluation = ((base.cpu.worker ?? NaN) * 1000) / Math.max(1, base.evaluations);
-  const perSignalPct = evaluationPct / options.signals;
-  const higherPct = higher.evaluationPostgresCorePct ?? higher.postgresCorePct;
+  const postgresMsPerEvaluation = perEvaluation(base);
+  const higherMs = perEvaluation(higher);
+  const workerMsPerEvaluation = base ? ((base.cpu.worker ?? NaN) * 1000) / Math.max(1, base.evaluations) : NaN;
+  const extraPer100k =
+    base && higher ? ((higherMs - postgresMsPerEvaluation) * 100_000) / (higher.eventsPerDay - base.eventsPerDay) : NaN;
   return {
     postgresMsPerEvaluation,
+    postgresMsPerEvaluationHigherRate: higherMs,
     workerMsPerEvaluation,
-    signalsAtQuarterCore: perSignalPct > 0 ? 25 / perSignalPct : Infinity,
-    postgresPctPer100kEventsPerDay: ((higherPct - evaluationPct) * 100_000) / (higher.eventsPerDay - base.eventsPerDay),
+    signalsPer15MinAtQuarterCore: (0.25 * FIFTEEN_MINUTES_MS) / postgresMsPerEvaluation,
+    signalsPer15MinPerWorkerCore: FIFTEEN_MINUTES_MS / workerMsPerEvaluation,
+    postgresMsPerEvaluationPer100kEventsPerDay: extraPer100k,
   };
 }
