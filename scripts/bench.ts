@@ -105,7 +105,7 @@ const SIZES = {
       compression: 15,
       warmupMs: 60_000,
       baselineMs: 60_000,
-      probesPerType: 3,
+      probesPerType: 5,
       fullReadSample: 5,
     },
   },

@@ -203,11 +203,11 @@ const events = (n: number) => (n >= 1e6 ? `${fmt(n / 1e6, 0)}M` : `${fmt(n / 1e3
 function scaleDataVerdicts(r: ScaleDataResult): Verdict[] {
   const [small, large] = [r.probes[0], r.probes[r.probes.length - 1]];
   const base = r.intervals[0];
-  const of = `${fmt(r.signals, 0)} signals, ${events(large?.events ?? NaN)} events`;
+  const of = `${fmt(r.signals, 0)} signals, ${events(large?.events ?? NaN)}`;
   const verdicts: Verdict[] = [
     {
       target: `one evaluation at ${events(large?.events ?? NaN)} events ≤ 1.2× at ${events(small?.events ?? NaN)}`,
-      measured: `${fmt(r.costRatio)}× (${ms(large?.sumMs ?? NaN)} vs ${ms(small?.sumMs ?? NaN)}, one of each type)`,
+      measured: `${fmt(r.costRatio)}× (${ms(large?.sumMs ?? NaN)} vs ${ms(small?.sumMs ?? NaN)})`,
       met: r.costRatio <= 1.2,
     },
   ];
@@ -216,12 +216,12 @@ function scaleDataVerdicts(r: ScaleDataResult): Verdict[] {
     verdicts.push(
       {
         target: `${of}: evaluation lag p99 < 60 s`,
-        measured: `p99 ≤ ${base.lagP99S} s over ${fmt(base.evaluations, 0)} evaluations in one interval`,
+        measured: `p99 ≤ ${base.lagP99S} s, ${fmt(base.evaluations, 0)} evaluations`,
         met: base.lagP99S <= 60 && base.evaluations > 0,
       },
       {
         target: `${of}: PostgreSQL CPU on evaluations < 25 % of a core`,
-        measured: `${fmt(evaluationPct, 1)} % (${fmt(base.postgresCorePct, 1)} % less ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} % ingest-only)`,
+        measured: `${fmt(evaluationPct, 1)} % (${fmt(base.postgresCorePct, 1)} less ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} ingest)`,
         met: evaluationPct < 25,
       },
     );
@@ -618,17 +618,16 @@ function scaleDataSummary(record: SectionRecord, r: ScaleDataResult): string {
   const watchlist = r.fullRead.find((f) => f.type === 'account_watchlist');
   return (
     `- Scale data (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}${r.steadyState ? '' : ', full evaluation'}): ` +
-    `${fmt(r.signals, 0)} signals every ${fmt(r.intervalMs / 60_000, 0)} min; one evaluation of each type ` +
+    `${fmt(r.signals, 0)} signals / ${fmt(r.intervalMs / 60_000, 0)} min; one evaluation ` +
     r.probes.map((x) => `${ms(x.sumMs)} at ${events(x.events)}`).join(', ') +
     (base
-      ? `; at ${events(base.eventsPerDay)}/day lag p99 ≤ ${base.lagP99S} s, PostgreSQL ${fmt(base.postgresCorePct, 1)} % of a core ` +
-        `(ingest-only ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} %)`
+      ? `; lag p99 ≤ ${base.lagP99S} s, PostgreSQL ${fmt(base.postgresCorePct, 1)} % (ingest ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} %)`
       : '') +
-    `; per evaluation ${fmt(p.postgresMsPerEvaluation)} ms PostgreSQL (+${fmt(p.postgresMsPerEvaluationPer100kEventsPerDay)} ms per 100k more events/day), ` +
-    `${fmt(p.workerMsPerEvaluation)} ms worker: a quarter PostgreSQL core holds ~${fmt(p.signalsPer15MinAtQuarterCore, 0)} signals every 15 min, ` +
-    `a worker core ~${fmt(p.signalsPer15MinPerWorkerCore, 0)}` +
-    (watchlist ? `; a watchlist's first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
-    `; worker ${fmt(r.workerMB, 0)} MB.`
+    `; per evaluation ${fmt(p.postgresMsPerEvaluation)} ms PostgreSQL (+${fmt(p.postgresMsPerEvaluationPer100kEventsPerDay)} per 100k events/day), ` +
+    `${fmt(p.workerMsPerEvaluation)} ms worker: ~${fmt(p.signalsPer15MinAtQuarterCore, 0)} signals/15 min per quarter PostgreSQL core, ` +
+    `~${fmt(p.signalsPer15MinPerWorkerCore, 0)} per worker core` +
+    (watchlist ? `; watchlist first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
+    `; ${fmt(r.workerMB, 0)} MB.`
   );
 }
 
