@@ -102,6 +102,8 @@ export interface ProbeStage {
   /** The medians summed: one evaluation of each type. */
   sumMs: number;
   runsMs: number[];
+  /** Rows the first round's arrivals brought back to a refresh, by branch. */
+  reread: RereadRows;
 }
 
 export interface IntervalMeasurement {
@@ -402,7 +404,7 @@ export async function runScaleData(
         );
       const arrivals = new ArrivalStream(stack, db, shape, size, log);
       arrivals.seq.next = probes.length * 1_000_000;
-      probes.push(await probe(production, probeSignals, arrivals, perInterval, size.events, log));
+      probes.push(await probe(db, production, probeSignals, arrivals, perInterval, size.events, log));
     }
     const costRatio = probes[1]!.sumMs / probes[0]!.sumMs;
     log(
@@ -540,6 +542,7 @@ async function waitForFirstEvaluations(db: PgClient, count: number, log: (line: 
  * share of arrivals ingested and one `produceBatch` of each probe timed (the worker's own call).
  */
 async function probe(
+  db: PgClient,
   production: LeadProduction,
   probes: BenchSignal[],
   arrivals: ArrivalStream,
@@ -550,8 +553,11 @@ async function probe(
   for (const signal of probes) await drain(production, signal.id, 200);
   const byType = new Map<string, number[]>();
   const runsMs: number[] = [];
+  let reread: RereadRows | undefined;
   for (let round = 0; round < PROBE_ROUNDS; round++) {
+    const { rows } = await db.query<{ xid: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xid`);
     await arrivals.send(perInterval);
+    if (round === 0) reread = await rereadRows(db, rows[0]!.xid);
     for (const signal of probes) {
       const started = performance.now();
       await production.produceBatch(signal.id);
@@ -569,7 +575,39 @@ async function probe(
         .map(([type, ms]) => `${type} ${ms.toFixed(1)} ms`)
         .join(', '),
   );
-  return { events, medianMsByType, minMsByType, sumMs, runsMs };
+  log(
+    `  rows one interval's arrivals bring back to a refresh: ${Object.entries(reread ?? {})
+      .map(([branch, n]) => `${branch} ${n}`)
+      .join(', ')}`,
+  );
+  return { events, medianMsByType, minMsByType, sumMs, runsMs, reread: reread! };
+}
+
+/** What a refresh re-reads after one interval's arrivals, by the way a row comes back (180-day window). */
+export interface RereadRows {
+  changedEvents: number;
+  eventsOfChangedCompanies: number;
+  eventsOfChangedPeople: number;
+  /** With persona targeting: every event at the company of a changed (or new) person. */
+  eventsAtCompaniesOfChangedPeople: number;
+}
+
+async function rereadRows(db: PgClient, xid: string): Promise<RereadRows> {
+  const count = async (sql: string) =>
+    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) x`, [xid])).rows[0]!.n;
+  const recent = `e.occurred_at >= now() - interval '180 days'`;
+  return {
+    changedEvents: await count(`SELECT 1 FROM events e WHERE e.change_xid >= $1::xid8`),
+    eventsOfChangedCompanies: await count(
+      `SELECT 1 FROM companies x JOIN events e ON e.company_id = x.id WHERE x.change_xid >= $1::xid8 AND ${recent}`,
+    ),
+    eventsOfChangedPeople: await count(
+      `SELECT 1 FROM people x JOIN events e ON e.person_id = x.id WHERE x.change_xid >= $1::xid8 AND ${recent}`,
+    ),
+    eventsAtCompaniesOfChangedPeople: await count(
+      `SELECT 1 FROM people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= $1::xid8 AND ${recent}`,
+    ),
+  };
 }
 
 /** produceBatch until nothing more waits (or `max` batches); answers batches and leads. */
