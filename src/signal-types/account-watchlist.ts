@@ -103,7 +103,7 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
   const subject = `CASE WHEN p.id IS NOT NULL THEN 'person:' || p.id ELSE 'company:' || c.id END`;
   return {
     joins: `JOIN companies c ON c.id = e.company_id ${personJoin}`,
-    peopleOfCompany: targeting,
+    ...(targeting ? { namedPeople: `x.persona = ANY(${personasArg})` } : {}),
     kind: `e.type = ANY($${args.push([...WATCHLIST_EVENT_KEYS])}::text[])`,
     watched: `(EXISTS (SELECT 1 FROM watched_companies w WHERE w.signal_id = $1 AND w.kind = 'company' AND (
         w.linkedin_url = c.linkedin_url OR w.domain = c.domain

@@ -60,7 +60,6 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
   ];
   return {
     joins: `JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id`,
-    peopleOfCompany: false,
     kind: `e.type = 'job_change'`,
     watched: 'TRUE',
     filters,

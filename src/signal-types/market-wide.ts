@@ -78,7 +78,7 @@ export function marketWidePlan(
   ];
   return {
     joins: `JOIN companies c ON c.id = e.company_id ${personJoin}`,
-    peopleOfCompany: targeting,
+    ...(targeting ? { namedPeople: `x.persona = ANY(${personasArg})` } : {}),
     kind: `e.type = $${args.push(eventType)}`,
     watched: 'TRUE',
     filters,

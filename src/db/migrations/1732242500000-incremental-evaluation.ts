@@ -23,15 +23,18 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
         NEW.change_xid := pg_current_xact_id();
         RETURN NEW;
       END $$`);
-    // A person leaving a company may change which of its people that company's events name.
+    // A person leaving a company (moved, deleted, another persona) may change which of its people that company's events name.
     await q.query(`
       CREATE FUNCTION mark_person_change() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        NEW.change_xid := pg_current_xact_id();
-        IF OLD.company_id IS DISTINCT FROM NEW.company_id AND OLD.company_id IS NOT NULL THEN
+        IF TG_OP = 'UPDATE' THEN
+          NEW.change_xid := pg_current_xact_id();
+        END IF;
+        IF OLD.company_id IS NOT NULL AND (TG_OP = 'DELETE' OR OLD.company_id IS DISTINCT FROM NEW.company_id
+            OR OLD.persona IS DISTINCT FROM NEW.persona) THEN
           UPDATE companies SET change_xid = pg_current_xact_id() WHERE id = OLD.company_id;
         END IF;
-        RETURN NEW;
+        RETURN coalesce(NEW, OLD);
       END $$`);
     for (const table of ['events', 'companies', 'people']) {
       await q.query(`ALTER TABLE ${table} ADD COLUMN change_xid xid8 NOT NULL DEFAULT pg_current_xact_id()`);
@@ -46,6 +49,10 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
       await q.query(`CREATE TRIGGER ${table}_evaluation_change BEFORE UPDATE ON ${table}
         FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION ${marks}()`);
     }
+    await q.query(`CREATE TRIGGER people_evaluation_removal AFTER DELETE ON people
+      FOR EACH ROW EXECUTE FUNCTION mark_person_change()`);
+    // Changed companies' events are read by kind: a company's other kinds are not read at all.
+    await q.query(`CREATE INDEX events_company_type_time ON events (company_id, type, occurred_at)`);
     await q.query(`ALTER TABLE signals
       ADD COLUMN evaluated_xid xid8,
       ADD COLUMN evaluated_at timestamptz,
@@ -94,10 +101,12 @@ export class IncrementalEvaluation1732242500000 implements MigrationInterface {
       await q.query(`DROP TRIGGER ${table}_evaluation_reset ON ${table}`);
     }
     await q.query(`DROP FUNCTION forget_signal_evaluations()`);
+    await q.query(`DROP INDEX events_company_type_time`);
     await q.query(`ALTER TABLE signals DROP COLUMN evaluated_xid, DROP COLUMN evaluated_at, DROP COLUMN evaluation_basis,
       DROP COLUMN full_read_at, DROP COLUMN full_read_event_id`);
     for (const table of ['events', 'companies', 'people']) {
       await q.query(`DROP TRIGGER ${table}_evaluation_change ON ${table}`);
+      if (table === 'people') await q.query(`DROP TRIGGER people_evaluation_removal ON people`);
       await q.query(`ALTER TABLE ${table} DROP COLUMN change_xid`);
     }
     await q.query(`DROP FUNCTION mark_evaluation_change()`);

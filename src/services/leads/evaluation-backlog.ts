@@ -105,21 +105,22 @@ export class EvaluationBacklog {
     const { args } = plan;
     const xid = `$${args.push(since)}::xid8`;
     const windowStart = `$${args.push(plan.eligibleSince)}::timestamptz`;
-    const changed = [
-      `SELECT e.id FROM events e WHERE e.change_xid >= ${xid}`,
-      `SELECT e.id FROM companies x JOIN events e ON e.company_id = x.id
-         WHERE x.change_xid >= ${xid} AND e.occurred_at >= ${windowStart}`,
-      `SELECT e.id FROM people x JOIN events e ON e.person_id = x.id
-         WHERE x.change_xid >= ${xid} AND e.occurred_at >= ${windowStart}`,
+    // Each source of change as the events it concerns (`e`), of the plan's kinds inside the window.
+    const sources = [
+      `events e WHERE e.change_xid >= ${xid}`,
+      `companies x JOIN events e ON e.company_id = x.id WHERE x.change_xid >= ${xid}`,
+      `people x JOIN events e ON e.person_id = x.id WHERE x.change_xid >= ${xid}`,
       // Events whose date has come since the last refresh (stored while still in the future).
-      `SELECT e.id FROM events e WHERE ${plan.kind}
-         AND e.occurred_at > $${args.push(lastAt)}::timestamptz AND e.occurred_at <= $${args.push(now)}::timestamptz`,
+      `events e WHERE e.occurred_at > $${args.push(lastAt)}::timestamptz AND e.occurred_at <= $${args.push(now)}::timestamptz`,
+      // A person the plan may name, new or changed (one who stops being nameable marks the company).
+      ...(plan.namedPeople
+        ? [`people x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid} AND ${plan.namedPeople}`]
+        : []),
+      ...expiredDuplicates(signal, args, now, lastAt),
     ];
-    if (plan.peopleOfCompany) {
-      changed.push(`SELECT e.id FROM people x JOIN events e ON e.company_id = x.company_id
-         WHERE x.change_xid >= ${xid} AND e.occurred_at >= ${windowStart}`);
-    }
-    changed.push(...expiredDuplicates(signal, args, now, lastAt, windowStart));
+    const changed = sources.map(
+      (source) => `SELECT e.id FROM ${source} AND ${plan.kind} AND e.occurred_at >= ${windowStart}`,
+    );
     await execute(
       tx,
       `INSERT INTO signal_backlog (signal_id, event_id, occurred_at)
@@ -141,13 +142,15 @@ export class EvaluationBacklog {
   ): Promise<ReadPosition | null> {
     const plan = evaluationPlan(signal, now);
     const { args } = plan;
+    const at = `$${args.push(after.at)}::timestamptz`;
     const last = await firstRow<{ read: number; at: string; event_id: string }>(
       tx,
       `WITH page AS (
          INSERT INTO signal_backlog (signal_id, event_id, occurred_at)
          SELECT $1, e.id, e.occurred_at FROM events e ${plan.joins}
          WHERE ${candidateCondition(plan)}
-           AND (e.occurred_at, e.id) > ($${args.push(after.at)}::timestamptz, $${args.push(after.eventId)}::text)
+           -- The plain bound lets the (type, occurred_at) index start the scan where the page does.
+           AND e.occurred_at >= ${at} AND (e.occurred_at, e.id) > (${at}, $${args.push(after.eventId)}::text)
          ORDER BY e.occurred_at, e.id LIMIT $${args.push(wanted)}
          ON CONFLICT (signal_id, event_id) DO UPDATE SET occurred_at = EXCLUDED.occurred_at
          RETURNING event_id, occurred_at)
@@ -171,17 +174,17 @@ export class EvaluationBacklog {
 
 /**
  * Subjects whose last lead fell out of the `<X>d` duplicate window since the last refresh may
- * have a lead again: the events at their lead's company and of its person are read again.
+ * have a lead again: the events at their lead's company, and of a person subject and at that person's company, are read again.
  */
-function expiredDuplicates(signal: Signal, args: unknown[], now: Date, lastAt: Date, windowStart: string): string[] {
+function expiredDuplicates(signal: Signal, args: unknown[], now: Date, lastAt: Date): string[] {
   const days = duplicateWindowDays(signal.duplicateHandling);
   if (days === 0 || !Number.isFinite(days)) return [];
   const expired = `l.signal_id = $1 AND l.created_at > $${args.push(new Date(lastAt.getTime() - days * DAY_MS))}::timestamptz
     AND l.created_at <= $${args.push(new Date(now.getTime() - days * DAY_MS))}::timestamptz`;
   return [
-    `SELECT e.id FROM leads l JOIN events le ON le.id = l.event_id JOIN events e ON e.company_id = le.company_id
-       WHERE ${expired} AND e.occurred_at >= ${windowStart}`,
-    `SELECT e.id FROM leads l JOIN events le ON le.id = l.event_id JOIN events e ON e.person_id = le.person_id
-       WHERE ${expired} AND e.occurred_at >= ${windowStart}`,
+    `leads l JOIN events le ON le.id = l.event_id JOIN events e ON e.company_id = le.company_id WHERE ${expired}`,
+    `leads l JOIN events e ON e.person_id = substr(l.subject_key, 8) WHERE ${expired} AND l.subject_key LIKE 'person:%'`,
+    `leads l JOIN people sp ON sp.id = substr(l.subject_key, 8) JOIN events e ON e.company_id = sp.company_id
+       WHERE ${expired} AND l.subject_key LIKE 'person:%'`,
   ];
 }

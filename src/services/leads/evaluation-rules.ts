@@ -32,8 +32,11 @@ export interface EvaluationFilter {
 export interface EvaluationPlan {
   /** The joins from the event (`events e`) that yield the candidate rows. */
   joins: string;
-  /** The row's person may be any of the company's people (persona targeting): a change to one of them may change the row. */
-  peopleOfCompany: boolean;
+  /**
+   * Persona targeting: the row's person may be any of the company's people this SQL condition
+   * over `x` (a person) keeps, so a change to one of them may change the row. Absent otherwise.
+   */
+  namedPeople?: string;
   /** Events of the signal type's kinds, before any config filter. */
   kind: string;
   /** Watchlist: the event is at a watched company or of a watched person. `TRUE` for job changes. */

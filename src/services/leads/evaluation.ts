@@ -56,8 +56,9 @@ export function candidateQuery(
   const { args } = plan;
   const where = [candidateCondition(plan)];
   if (backlog?.upTo) {
+    const at = `$${args.push(backlog.upTo.at)}::timestamptz`;
     where.push(
-      `(e.occurred_at, e.id) <= ($${args.push(backlog.upTo.at)}::timestamptz, $${args.push(backlog.upTo.eventId)}::text)`,
+      `e.occurred_at <= ${at} AND (e.occurred_at, e.id) <= (${at}, $${args.push(backlog.upTo.eventId)}::text)`,
     );
   }
   const from = backlog ? `signal_backlog b JOIN events e ON e.id = b.event_id AND b.signal_id = $1` : `events e`;

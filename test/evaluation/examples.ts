@@ -1,0 +1,97 @@
+import type { Scenario } from './scenario';
+
+/**
+ * Written scenarios, played besides the generated ones: changes that bring an old event back
+ * in ways a watermark can miss. Written as the generator writes them, so a shrunk
+ * counterexample of a failure can be pasted here to keep it.
+ */
+
+const world = {
+  companies: [
+    { industry: 0, size: 0, country: 0 },
+    { industry: 0, size: 0, country: 0 },
+    { industry: 0, size: 0, country: 0 },
+  ],
+  // p0 is the only CTO (persona Chief Technology Officer); the others are CFOs.
+  people: [
+    { company: 0, title: 0, country: 0, personalEmail: false },
+    { company: 2, title: 1, country: 0, personalEmail: false },
+  ],
+};
+
+const base = { startMinutes: 600, credits: 30, dailyLeadLimit: 6, batchSize: 100, watched: [], ...world };
+
+export const EXAMPLES: { name: string; scenario: Scenario }[] = [
+  {
+    name: "fundraising, targetPersonas, 1d: a person's lead blocks a round at the company they moved to, until the window runs out",
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: '1d',
+      config: { targetPersonas: ['Chief Technology Officer'] },
+      events: [{ type: 'fundraising', company: 0, person: null, minutes: -60, variant: 0 }],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'changePerson', person: 0, company: 1 },
+        { do: 'ingest', events: [{ type: 'fundraising', company: 1, person: null, minutes: -10, variant: 0 }] },
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 2880 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: 'fundraising, targetPersonas, refuse: once the named person opts out, the refused round names the next one',
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: 'refuse',
+      config: { targetPersonas: ['Chief Technology Officer'] },
+      people: [...world.people, { company: 0, title: 0, country: 0, personalEmail: false }],
+      events: [{ type: 'fundraising', company: 0, person: null, minutes: -60, variant: 0 }],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'ingest', events: [{ type: 'fundraising', company: 0, person: null, minutes: -10, variant: 0 }] },
+        { do: 'evaluate' },
+        { do: 'forgetPerson', person: 0 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: "account watchlist, targetPersonas, 1d: a company event's lead names a person whose own event elsewhere waits for the window",
+    scenario: {
+      ...base,
+      kind: 'account_watchlist',
+      duplicateHandling: '1d',
+      watched: [0, 1],
+      config: { targetPersonas: ['Chief Technology Officer'] },
+      events: [{ type: 'public_tenders', company: 0, person: null, minutes: -60, variant: 0 }],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'ingest', events: [{ type: 'new_decision_makers', company: 1, person: 0, minutes: -10, variant: 0 }] },
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 2880 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: 'job changes: an event whose ingestion commits after an evaluation began is read by the next one',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer', 'Chief Financial Officer'] },
+      events: [{ type: 'job_change', company: 0, person: 1, minutes: -60, variant: 0 }],
+      // The evaluation the ingestion spans produces a lead, so transactions newer than it end first.
+      commands: [
+        {
+          do: 'ingestAcrossEvaluation',
+          events: [{ type: 'job_change', company: 0, person: 0, minutes: -10, variant: 0 }],
+        },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+];
