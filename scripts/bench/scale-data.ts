@@ -583,7 +583,11 @@ async function probe(
   return { events, medianMsByType, minMsByType, sumMs, runsMs, reread: reread! };
 }
 
-/** What a refresh re-reads after one interval's arrivals, by the way a row comes back (180-day window). */
+/**
+ * Events one interval's arrivals bring back to a refresh, by the way they come back (180-day
+ * window), before the refresh keeps only the plan's kinds and nameable people: how the re-read
+ * grows with events per company.
+ */
 export interface RereadRows {
   changedEvents: number;
   eventsOfChangedCompanies: number;
