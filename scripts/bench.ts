@@ -10,6 +10,7 @@
  *   npm run bench -- --ceiling-per-run 500      # ceiling (c)'s children per parent run (the signal workflow's bound)
  *   npm run bench -- --cpu-prof DIR             # also write V8 CPU profiles of the worker and API to DIR
  *   npm run bench -- --sections sources         # intent sources at scale against local stand-ins (own stack)
+ *   npm run bench -- --sections scale-data      # 10M events, 10,000 signals, arrivals (own stack; not in the default)
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
  */
@@ -36,6 +37,7 @@ import {
 } from './bench/report';
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
+import { runScaleData } from './bench/scale-data';
 import { prepareSources, runSources, type SourcesSetup } from './bench/sources';
 import { findFreePort } from '../infra/net/ports';
 import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
@@ -64,6 +66,21 @@ const SIZES = {
     signals: 1_000,
     schedule: { signals: 10_000, intervalMs: 15 * 60_000 },
     sources: { companies: 10_000, pacedItems: 300, sites: 2_000 },
+    scaleData: {
+      signals: 10_000,
+      intervalMs: 15 * 60_000,
+      stages: [
+        { companies: 200_000, people: 500_000, events: 1_000_000 },
+        { companies: 200_000, people: 5_000_000, events: 10_000_000 },
+      ],
+      eventsPerDay: 100_000,
+      higherEventsPerDay: 300_000,
+      compression: 1,
+      warmupMs: 5 * 60_000,
+      baselineMs: 3 * 60_000,
+      probesPerType: 5,
+      fullReadSample: 20,
+    },
   },
   quick: {
     pipelineN: [1_000],
@@ -75,6 +92,22 @@ const SIZES = {
     signals: 100,
     schedule: { signals: 200, intervalMs: 60_000 },
     sources: { companies: 1_000, pacedItems: 150, sites: 500 },
+    // The 15-minute interval's share of 100,000 events a day in each 1-minute interval (×15).
+    scaleData: {
+      signals: 400,
+      intervalMs: 60_000,
+      stages: [
+        { companies: 50_000, people: 50_000, events: 100_000 },
+        { companies: 50_000, people: 500_000, events: 1_000_000 },
+      ],
+      eventsPerDay: 100_000,
+      higherEventsPerDay: 300_000,
+      compression: 15,
+      warmupMs: 60_000,
+      baselineMs: 60_000,
+      probesPerType: 5,
+      fullReadSample: 5,
+    },
   },
 };
 
@@ -217,6 +250,8 @@ async function runSection(
       return runSchedule(stack, { ...size.schedule, metricsUrl: stack.workerMetricsUrl! }, log);
     case 'sources':
       return runSources(stack, db, options.sources!, size.sources, log);
+    case 'scale-data':
+      return runScaleData(stack, db, { ...size.scaleData, metricsUrl: stack.workerMetricsUrl! }, log);
   }
 }
 
@@ -269,7 +304,7 @@ function main(): void {
       // The cluster is measured where it differs: the Temporal server under the pipeline.
       const sections =
         temporal === 'dev'
-          ? options.sections.filter((s) => s !== 'schedule' && s !== 'sources')
+          ? options.sections.filter((s) => s !== 'schedule' && s !== 'sources' && s !== 'scale-data')
           : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
       if (sections.length === 0) continue;
       log(
@@ -306,6 +341,23 @@ function main(): void {
       log(`section sources on its own stack; load average ${loadAverage()}`);
       await stack.start();
       await runSections(stack, { ...options, sections: ['sources'], sources }, records);
+      if (stopping) return;
+    }
+    if (options.sections.includes('scale-data') && !stopping) {
+      // Its own stack: its store, its signals on their interval, the worker's /metrics for the lag.
+      await stack.close();
+      const metricsPort = await findFreePort();
+      const interval = `${SIZES[options.mode].scaleData.intervalMs / 1000}s`;
+      stack = newStack('dev', {
+        env: { SIGNAL_EVALUATION_INTERVAL: interval },
+        workerEnv: { METRICS_PORT: String(metricsPort) },
+      });
+      stack.workerMetricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
+      log(
+        `section scale-data on its own stack; every signal evaluates every ${interval}; load average ${loadAverage()}`,
+      );
+      await stack.start();
+      await runSections(stack, { ...options, sections: ['scale-data'] }, records);
       if (stopping) return;
     }
     printTable(records, (line) => console.log(line));

@@ -13,13 +13,26 @@ import type { EvaluationResult } from './evaluation';
 import type { PipelineRun } from './pipeline';
 import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
+import type { ScaleDataResult } from './scale-data';
 import type { ScheduleResult } from './schedule';
 import type { SourceMeasurement, SourcesResult } from './sources';
 import { fmt, ms } from './stats';
 
-export const SECTIONS = ['pipeline', 'ceiling', 'reads', 'evaluation', 'scale', 'schedule', 'sources'] as const;
+export const SECTIONS = [
+  'pipeline',
+  'ceiling',
+  'reads',
+  'evaluation',
+  'scale',
+  'schedule',
+  'sources',
+  'scale-data',
+] as const;
 export type Section = (typeof SECTIONS)[number];
-/** What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline section. */
+/**
+ * What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline
+ * section; scale-data (10M events, about an hour) only when asked for.
+ */
 export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule', 'sources'];
 export type Mode = 'full' | 'quick';
 
@@ -170,6 +183,8 @@ function verdictsOf(record: SectionRecord): Verdict[] {
     }
     case 'sources':
       return (record.data as SourcesResult).sources.flatMap(sourceVerdicts);
+    case 'scale-data':
+      return scaleDataVerdicts(record.data as ScaleDataResult);
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -181,6 +196,42 @@ function verdictsOf(record: SectionRecord): Verdict[] {
       ];
     }
   }
+}
+
+const events = (n: number) => (n >= 1e6 ? `${fmt(n / 1e6, 0)}M` : `${fmt(n / 1e3, 0)}k`);
+
+function scaleDataVerdicts(r: ScaleDataResult): Verdict[] {
+  const [small, large] = [r.probes[0], r.probes[r.probes.length - 1]];
+  const base = r.intervals[0];
+  const of = `${fmt(r.signals, 0)} signals, ${events(large?.events ?? NaN)}`;
+  const verdicts: Verdict[] = [
+    {
+      target: `one evaluation at ${events(large?.events ?? NaN)} events ≤ 1.2× at ${events(small?.events ?? NaN)}`,
+      measured: `${fmt(r.costRatio)}× (${ms(large?.sumMs ?? NaN)} vs ${ms(small?.sumMs ?? NaN)})`,
+      met: r.costRatio <= 1.2,
+    },
+  ];
+  if (base) {
+    const evaluationPct = base.evaluationPostgresCorePct ?? NaN;
+    verdicts.push(
+      {
+        target: `${of}: evaluation lag p99 < 60 s`,
+        measured: `p99 ≤ ${base.lagP99S} s, ${fmt(base.evaluations, 0)} evaluations`,
+        met: base.lagP99S <= 60 && base.evaluations > 0,
+      },
+      {
+        target: `${of}: PostgreSQL CPU on evaluations < 25 % of a core`,
+        measured: `${fmt(evaluationPct, 1)} % (${fmt(base.postgresCorePct, 1)} less ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} ingest)`,
+        met: evaluationPct < 25,
+      },
+    );
+  }
+  verdicts.push({
+    target: `${of}: worker < 600 MB`,
+    measured: `${fmt(r.workerMB, 0)} MB (peak ${fmt(r.peakMB, 0)})`,
+    met: r.peakMB < 600,
+  });
+  return verdicts;
 }
 
 const hours = (seconds: number) => `${fmt(seconds / 3600, 1)} h`;
@@ -316,6 +367,41 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `worker ${fmt(m.workerMB, 0)} MB (peak ${fmt(m.peakMB, 0)})`,
         ]);
       }
+    } else if (record.section === 'scale-data') {
+      const r = record.data as ScaleDataResult;
+      for (const [i, stage] of r.stages.entries()) {
+        const load = stage.load;
+        rows.push([
+          i === 0 ? 'scale-data' : '',
+          `load to ${events(stage.size.events)} events, ${events(stage.size.people)} people`,
+          `${fmt((load.companiesMs + load.peopleMs + load.eventsMs + load.vacuumMs) / 1000, 0)} s`,
+          `events ${fmt(load.eventsMs / 1000, 0)} s`,
+        ]);
+      }
+      for (const p of r.probes)
+        rows.push([
+          '',
+          `one evaluation at ${events(p.events)} events`,
+          `${ms(p.sumMs)} (one of each type)`,
+          Object.entries(p.medianMsByType)
+            .map(([type, value]) => `${type} ${ms(value)}`)
+            .join(', '),
+        ]);
+      for (const i of r.intervals)
+        rows.push([
+          '',
+          `${fmt(r.signals, 0)} signals, ${events(i.eventsPerDay)}/day: lag p50 / p99`,
+          `≤ ${i.lagP50S} s / ≤ ${i.lagP99S} s`,
+          `PostgreSQL ${fmt(i.postgresCorePct, 1)} % (evaluations ${fmt(i.evaluationPostgresCorePct ?? NaN, 1)} %), worker ${fmt(i.workerCorePct, 1)} % of a core; ${fmt(i.leads, 0)} leads`,
+        ]);
+      for (const f of r.fullRead)
+        rows.push([
+          '',
+          `first full read, ${f.type} (${f.signals} signals)`,
+          `median ${ms(f.medianMs)} + ${ms(f.readToEndMedianMs)}`,
+          `first evaluation (max ${ms(f.maxMs)}, ${f.batches} batches, ${f.leads} leads) + rest of window (${f.pages} pages, ${f.complete} to the end)`,
+        ]);
+      rows.push(['', 'worker memory', `${fmt(r.workerMB, 0)} MB`, `peak ${fmt(r.peakMB, 0)} MB`]);
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       rows.push([
@@ -484,7 +570,8 @@ export function summary(all: SectionRecord[]): string {
   }
 
   const other = records.filter(
-    (r) => !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule', 'sources'].includes(r.section),
+    (r) =>
+      !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data'].includes(r.section),
   );
   if (other.length) lines.push('', '### Reads, evaluation, scale, sources', '');
   for (const record of other) {
@@ -501,6 +588,8 @@ export function summary(all: SectionRecord[]): string {
       );
     } else if (record.section === 'sources') {
       for (const m of (record.data as SourcesResult).sources) lines.push(sourceSummary(record, m));
+    } else if (record.section === 'scale-data') {
+      lines.push(scaleDataSummary(record, record.data as ScaleDataResult));
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       lines.push(
@@ -520,6 +609,26 @@ export function summary(all: SectionRecord[]): string {
     `The latest full-size record of each section, else its quick check; machine, date, command and every number of each: \`docs/${RESULTS_FILE}\`.`,
   );
   return lines.join('\n');
+}
+
+/** One line: evaluation cost at both sizes, the base interval's lag and CPU, what one more signal and event cost. */
+function scaleDataSummary(record: SectionRecord, r: ScaleDataResult): string {
+  const base = r.intervals[0];
+  const p = r.projection;
+  const watchlist = r.fullRead.find((f) => f.type === 'account_watchlist');
+  return (
+    `- Scale data (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}${r.steadyState ? '' : ', full evaluation'}): ` +
+    `${fmt(r.signals, 0)} signals / ${fmt(r.intervalMs / 60_000, 0)} min; one evaluation ` +
+    r.probes.map((x) => `${ms(x.sumMs)} at ${events(x.events)}`).join(', ') +
+    (base
+      ? `; lag p99 ≤ ${base.lagP99S} s, PostgreSQL ${fmt(base.postgresCorePct, 1)} % (ingest ${fmt(base.baselinePostgresCorePct ?? NaN, 1)} %)`
+      : '') +
+    `; per evaluation ${fmt(p.postgresMsPerEvaluation)} ms PostgreSQL (+${fmt(p.postgresMsPerEvaluationPer100kEventsPerDay)} per 100k events/day), ` +
+    `${fmt(p.workerMsPerEvaluation)} ms worker: ~${fmt(p.signalsPer15MinAtQuarterCore, 0)} signals/15 min per quarter PostgreSQL core, ` +
+    `~${fmt(p.signalsPer15MinPerWorkerCore, 0)} per worker core` +
+    (watchlist ? `; watchlist first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
+    `; ${fmt(r.workerMB, 0)} MB.`
+  );
 }
 
 /** One line per source: pace and CPU per item at interval 0 (each cycle, e.g. first / steady); the JSON has the rest. */

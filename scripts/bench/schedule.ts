@@ -31,12 +31,12 @@ export interface ScheduleResult {
   peakMB: number;
 }
 
-interface Histogram {
+export interface Histogram {
   buckets: { le: number; count: number }[];
   count: number;
 }
 
-function lagHistogram(text: string): Histogram {
+export function lagHistogram(text: string): Histogram {
   const buckets: { le: number; count: number }[] = [];
   let count = 0;
   for (const line of text.split('\n')) {
@@ -49,7 +49,7 @@ function lagHistogram(text: string): Histogram {
 }
 
 /** The smallest bucket bound under which `share` of the observations fall. */
-function quantileBound(histogram: Histogram, share: number): number {
+export function quantileBound(histogram: Histogram, share: number): number {
   const needed = histogram.count * share;
   return histogram.buckets.find((bucket) => bucket.count >= needed)?.le ?? Infinity;
 }
