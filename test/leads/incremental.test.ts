@@ -170,3 +170,29 @@ test('a changed config reads the whole window again', async () => {
   expect((await evaluateNow(stack, signalId)).produced).toBe(1);
   expect(await leadEvents(signalId)).toEqual([`${other}-e1`]);
 });
+
+test("CRM records deleted by a sync start a full read of the signals excluding that connection's contacts", async () => {
+  const title = tag();
+  await world(title, [{ id: `${title}-p1` }]);
+  await jobChange(`${title}-e1`, title, `${title}-p1`, 15);
+  const [connection] = await stack.db.query(
+    `INSERT INTO crm_connections (account_id, provider, access_token_encrypted, status)
+     VALUES ($1, $2, 'sealed', 'connected') RETURNING id`,
+    [owner.accountId, `hubspot-${title}`],
+  );
+  const signalId = await createSignal(title);
+  await stack.db.query(`UPDATE signals SET crm_exclusions = $2 WHERE id = $1`, [
+    signalId,
+    { connectionId: connection.id, excludeExistingCrmContacts: true, excludeCrmCompanies: false },
+  ]);
+  await stack.db.query(
+    `INSERT INTO crm_records (connection_id, kind, value, vendor_id) VALUES ($1, 'email', $2, 'v1')`,
+    [connection.id, `${title}-p1@${title.toLowerCase()}.example`.toLowerCase()],
+  );
+  expect((await evaluateNow(stack, signalId)).produced).toBe(0);
+  expect((await readState(signalId)).has_horizon).toBe(true);
+
+  await stack.db.query(`DELETE FROM crm_records WHERE connection_id = $1`, [connection.id]);
+  expect((await readState(signalId)).has_horizon).toBe(false);
+  expect((await evaluateNow(stack, signalId)).produced).toBe(1);
+});
