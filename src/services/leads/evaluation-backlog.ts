@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { execute, firstRow } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import { DAY_MS, duplicateWindowDays } from './evaluation-rules';
-import { candidateCondition, evaluationPlan } from './evaluation';
+import { candidateCondition, evaluationPlan, type BacklogRead, type ReadPosition } from './evaluation';
 
 /**
  * Incremental evaluation (docs/decisions/incremental-evaluation.md). Each signal keeps a
@@ -14,17 +14,6 @@ import { candidateCondition, evaluationPlan } from './evaluation';
  * any run after its config changed or its watchlist, suppression list or CRM exclusions let
  * rows back in, reads the whole window instead, a page at a time.
  */
-
-/** A place in the evaluation's order (occurred_at, event id); the time as PostgreSQL writes it, to the microsecond. */
-export interface ReadPosition {
-  at: string;
-  eventId: string;
-}
-
-/** Where production may take candidates from after a refresh: the backlog, up to `upTo` while the full read is still under way. */
-export interface BacklogRead {
-  upTo: ReadPosition | null;
-}
 
 /** Where a full read starts: before any event. */
 const START: ReadPosition = { at: '-infinity', eventId: '' };

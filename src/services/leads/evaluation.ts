@@ -6,7 +6,17 @@ import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
 import type { EvaluationPlan } from './evaluation-rules';
 import { suppressionFilter } from './suppression-rule';
 import { crmExclusionFilter } from './crm-exclusion-rule';
-import type { BacklogRead } from './evaluation-backlog';
+
+/** A place in the evaluation's order (occurred_at, event id); the time as PostgreSQL writes it, to the microsecond. */
+export interface ReadPosition {
+  at: string;
+  eventId: string;
+}
+
+/** Where production may take candidates from after a refresh: the backlog, up to `upTo` while the full read is still under way. */
+export interface BacklogRead {
+  upTo: ReadPosition | null;
+}
 
 /** Leads the signal may still produce today (UTC day of the service clock); 0 or less once the cap is reached. */
 export function leadsLeftToday(
