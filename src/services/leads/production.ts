@@ -154,12 +154,12 @@ export class LeadProduction {
         const leadId = leadIdFor(signal.id, candidate.event_id, candidate.subject_key);
         return { leadId, candidate, payload: JSON.stringify(buildLeadPayload(leadId, now, leadInfo, candidate)) };
       });
-      const inserted = await rows<{ id: string }>(
+      const inserted = await rows<{ id: string; event_id: string }>(
         tx,
         `INSERT INTO leads (id, signal_id, account_id, event_id, subject_key, payload, email_status, created_at)
          SELECT l.id, $1, $2, l.event_id, l.subject_key, l.payload::json, l.email_status, $3
          FROM unnest($4::uuid[], $5::text[], $6::text[], $7::text[], $8::text[]) AS l(id, event_id, subject_key, payload, email_status)
-         ON CONFLICT DO NOTHING RETURNING id`,
+         ON CONFLICT DO NOTHING RETURNING id, event_id`,
         [
           signal.id,
           signal.accountId,
@@ -172,11 +172,10 @@ export class LeadProduction {
         ],
       );
       if (inserted.length === 0) return { produced: 0, ...(stop ? { stop } : {}) };
-      const insertedIds = new Set(inserted.map(({ id }) => id));
       await EvaluationBacklog.removeProduced(
         tx,
         signal.id,
-        drafted.filter((r) => insertedIds.has(r.leadId)).map((r) => r.candidate.event_id),
+        inserted.map((lead) => lead.event_id),
       );
       const charge = await this.credits.chargeAll(
         tx,
