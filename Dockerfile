@@ -16,7 +16,9 @@ COPY workflows workflows
 COPY activities activities
 COPY infra infra
 COPY scripts scripts
-# Compiles, then bundles the workflows into dist/workflow-bundle.js, which the worker loads.
+# Compiles, then bundles the workflows into dist/workflow-bundle.js, which the worker loads, and
+# names the build in dist/build-info.json (no .git here: pass --build-arg BUILD_ID=<version-commit>).
+ARG BUILD_ID
 RUN npm run build
 RUN npm prune --omit=dev
 

@@ -25,14 +25,47 @@ const workflowImportRules = {
   ],
 };
 
+/**
+ * A workflow's clock is the start of the workflow task it runs in. After a local activity that
+ * task can differ on replay (docs/decisions/delivery.md, "Replay-safe retry window"), so a time
+ * that decides a branch comes from an activity's result or the workflow's start. The documented
+ * exceptions disable this rule on their line with the reason.
+ */
+const workflowClockRules = {
+  'no-restricted-syntax': [
+    'error',
+    ...[
+      "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+      "NewExpression[callee.name='Date'][arguments.length=0]",
+    ].map((selector) => ({
+      selector,
+      message:
+        "Workflow time read after a local activity differs on replay: take the time from an activity's result or the workflow's start (docs/decisions/delivery.md).",
+    })),
+  ],
+};
+
 /** infra/ starts the servers scripts and tests need; the product never depends on it. */
 const noInfraImports = {
   group: ['**/infra', '**/infra/**'],
   message: 'infra/ (dev servers, embedded PostgreSQL) is for scripts and tests; the product never imports it.',
 };
 
+/** A folder whose code may not import src/services (nor infra/): `message` says why. */
+function belowTheServices(files, message) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/services', '**/services/**'], message }, noInfraImports] },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs'] },
+  { ignores: ['dist/**', 'node_modules/**', '.data*/**', 'coverage/**', 'test-output/**', '**/*.js', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -57,9 +90,9 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'api/**/*.ts', 'worker/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [noInfraImports] }] },
   },
-  { files: ['workflows/**/*.ts'], rules: workflowImportRules },
+  { files: ['workflows/**/*.ts'], rules: { ...workflowImportRules, ...workflowClockRules } },
   {
-    files: ['src/services/**/*.ts'],
+    files: ['src/services/**/*.ts', 'src/sources/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -75,25 +108,20 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The house's layers point down: services use providers, never the other way round.
-    files: ['src/providers/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/services', '**/services/**'],
-              message:
-                'Providers sit below the services: they receive narrow interfaces and config, never src/services.',
-            },
-            noInfraImports,
-          ],
-        },
-      ],
-    },
-  },
+  // The house's layers point down: services use providers, destinations and signal types, never
+  // the other way round (docs/decisions/destinations.md, signal-breadth.md).
+  belowTheServices(
+    'src/providers/**/*.ts',
+    'Providers sit below the services: they receive narrow interfaces and config, never src/services.',
+  ),
+  belowTheServices(
+    'src/destinations/**/*.ts',
+    'Destinations sit below the services: they receive PushTools and SettingsTools, never src/services.',
+  ),
+  belowTheServices(
+    'src/signal-types/**/*.ts',
+    'Signal types sit below the services: shared parts go in src/signal-types/kit, never src/services.',
+  ),
   {
     // docs/decisions/database.md: SQL outside src/db runs through src/db/sql.ts, whose helpers type its rows.
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],

@@ -6,6 +6,7 @@ import { crmSyncActivities } from './crm-sync';
 import { enrichmentActivities } from './enrichment';
 import { signalReconciliationActivities } from './signal-reconciliation';
 import { sourceActivities } from './sources';
+import { recordLeadProduction } from '../src/telemetry/lead-trace';
 
 /**
  * Longest wait for a throttled webhook endpoint's next send slot inside one attempt (a local
@@ -32,7 +33,10 @@ export function createActivities(services: Services) {
      */
     async produceLeads(signalId: string, evaluationDueAt: number | null) {
       if (evaluationDueAt !== null) services.metrics.evaluationStarted(Date.now() - evaluationDueAt);
+      const startedAt = new Date();
       const batch = await whileHeartbeating(() => services.leadProduction.produceBatch(signalId));
+      // While tracing is on, each lead begins its own trace here (its id in the lead's memo).
+      const leads = recordLeadProduction(batch.leads, { signalId, startedAt });
       services.metrics.leadsProduced(batch.produced);
       if (batch.produced > 0) {
         services.logger.info(
@@ -46,7 +50,7 @@ export function createActivities(services: Services) {
         maxIntervalMs: config.WEBHOOK_RETRY_MAX_INTERVAL_MS,
         windowMs: config.WEBHOOK_RETRY_WINDOW_MS,
       };
-      return { ...batch, retry };
+      return { ...batch, leads, retry };
     },
     /** The hand-off of a batch whose lead workflows the signal workflow started (at least once: see the contract). */
     recordHandOff: (async (leadIds) => services.leadProduction.recordHandOff(leadIds)) satisfies RecordHandOff,

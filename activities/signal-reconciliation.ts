@@ -1,11 +1,11 @@
 import type { Services } from '../src/services';
-import type { SignalReconciliationResult } from '../src/temporal/contract';
+import type { SignalReconciliationResult, SignalReconciliationScope } from '../src/temporal/contract';
 
 /** The reconciliation workflow's one step. */
 export function signalReconciliationActivities(services: Services) {
   return {
-    async reconcileSignalWorkflows(): Promise<SignalReconciliationResult> {
-      return services.signalReconciliation.reconcile();
+    async reconcileSignalWorkflows(scope: SignalReconciliationScope = 'all'): Promise<SignalReconciliationResult> {
+      return services.signalReconciliation.reconcile(scope);
     },
   };
 }

@@ -1,7 +1,15 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Services } from '../src/services';
-import { SourceThrottled } from '../src/services/sources/polite-fetch';
+import { SourceThrottled } from '../src/sources/kit/polite-fetch';
+import { AttemptCancelled } from '../src/sources/kit/item-attempts';
 import type { SourceCursor } from '../src/temporal/contract';
+
+/**
+ * How often an item's attempt tells Temporal it is alive, well inside the workflow's
+ * heartbeatTimeout: the heartbeat's answer is how a timed-out or cancelled attempt learns it
+ * is over (its requests are then aborted), and a lost worker's attempt is retried soon.
+ */
+const HEARTBEAT_EVERY_MS = 5_000;
 
 /** A source run's steps: one activity per item (board, site, feed), so a retry repeats one item only. */
 export function sourceActivities(services: Services) {
@@ -10,10 +18,15 @@ export function sourceActivities(services: Services) {
     beginSourceRun: (name: string) => sources.beginRun(name),
     listSourceItems: (name: string, after: SourceCursor) => sources.items(name, after),
     async syncSourceItem(name: string, item: string) {
+      const context = Context.current();
+      // A long item (a stream read) heartbeats how far it got; the timer repeats the last word.
+      let detail: unknown;
+      const alive = setInterval(() => context.heartbeat(detail), HEARTBEAT_EVERY_MS);
       try {
-        // A long item (a stream read) heartbeats how far it got.
-        return await sources.syncItem(name, item, (detail) => Context.current().heartbeat(detail));
+        const progress = (now: unknown) => context.heartbeat((detail = now));
+        return await sources.syncItem(name, item, progress, context.cancellationSignal);
       } catch (err) {
+        if (err instanceof AttemptCancelled) throw new CancelledFailure(err.message);
         // The host's Retry-After becomes this activity's next retry delay.
         if (err instanceof SourceThrottled) {
           throw ApplicationFailure.create({
@@ -23,6 +36,8 @@ export function sourceActivities(services: Services) {
           });
         }
         throw err;
+      } finally {
+        clearInterval(alive);
       }
     },
     recordSourceError: (name: string, item: string, error: string) => sources.recordError(name, item, error),

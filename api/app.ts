@@ -13,6 +13,7 @@ import { buildOpenApiDocument } from './openapi';
 import { healthRoutes } from './routes/health';
 import { adminRoutes } from './routes/admin';
 import { adminSourceRoutes } from './routes/admin-sources';
+import { adminForecastRoutes } from './routes/admin-forecasts';
 import { adminIngestRoutes, ingestBodyPassThrough } from './routes/admin-ingest';
 import { publicApiRoutes } from './routes/public-api';
 import { mountToolServer } from './mcp/tool-server';
@@ -61,7 +62,13 @@ export async function createApp(services: Services): Promise<ApiApp> {
   });
   mountRoutes(
     router,
-    [...publicRoutes, ...adminRoutes(services), ...adminIngestRoutes(services), ...adminSourceRoutes(services)],
+    [
+      ...publicRoutes,
+      ...adminRoutes(services),
+      ...adminIngestRoutes(services),
+      ...adminSourceRoutes(services),
+      ...adminForecastRoutes(services),
+    ],
     guards,
   );
   // The assistant tool server at /mcp: same keys, rate limit and permissions as the REST twins of its tools.

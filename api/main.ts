@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     await metricsServer?.close();
     await temporal.connection.close();
     await db.destroy();
+    await tracing?.shutdown();
     logger.info('api stopped');
     process.exit(0);
   };

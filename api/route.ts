@@ -1,7 +1,7 @@
 import Router, { type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { Permission } from '../src/db/entities/api-key';
-import { fieldProblemsOf, invalidRequest, notFound, validationError, type FieldProblem } from '../src/errors';
+import { AppError, fieldProblemsOf, invalidRequest, notFound, validationError, type FieldProblem } from '../src/errors';
 import type { Caller } from '../src/services/api-keys';
 import type { AppContext, AppState } from './context';
 
@@ -78,12 +78,11 @@ export function mountRoutes(
     const koaPaths = [route.path, ...(route.aliases ?? [])].map((path) => path.replace(/\{(\w+)\}/g, ':$1'));
     const status = successStatus(route);
     router[route.method](koaPaths, ...guards(route.access), async (ctx) => {
-      const params = parse(route.params, ctx.params, (e) => {
-        // A malformed id names no resource, so it answers like an unknown one.
-        void e;
-        return notFound();
-      });
+      // A malformed id names no resource, so it answers like an unknown one.
+      const params = parse(route.params, ctx.params, () => notFound());
       route.pathCheck?.(params);
+      refuseUnknownQueryParameters(route, ctx.query);
+      if (route.body) refuseNonJsonBody(ctx);
       const rawBody = (ctx.request as { body?: unknown }).body ?? {};
       const unstorableQuery = route.query ? unstorableText(ctx.query) : undefined;
       if (unstorableQuery) {
@@ -114,6 +113,49 @@ export function mountRoutes(
       }
     });
   }
+}
+
+/** The parameters a query schema reads; undefined when its shape cannot be told (then nothing is refused). */
+function queryParameterNames(schema: z.ZodType | undefined): string[] | undefined {
+  if (schema === undefined) return [];
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) return queryParameterNames(schema.in as z.ZodType);
+  if (schema instanceof z.ZodUnion) {
+    const names = (schema.options as z.ZodType[]).map(queryParameterNames);
+    return names.some((n) => n === undefined) ? undefined : [...new Set(names.flat() as string[])];
+  }
+  return undefined;
+}
+
+/**
+ * A parameter the route does not read is refused, as an unknown body field is: ignored, a
+ * misspelt filter (`people/search?personas=…`) silently answered everyone.
+ */
+function refuseUnknownQueryParameters(route: AnyRoute, query: Record<string, unknown>): void {
+  const known = queryParameterNames(route.query);
+  if (known === undefined) return;
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const takes = known.length ? `this route takes ${known.map((n) => `"${n}"`).join(', ')}` : 'this route takes none';
+  throw invalidRequest(
+    `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}; ${takes}`,
+    { details: unknown.map((field) => ({ field, message: `is not a query parameter of this route; ${takes}` })) },
+  );
+}
+
+/**
+ * A body the JSON parser did not read (no Content-Type, or another one) would reach the route
+ * as `{}` and be reported as missing fields: it is refused with what to send instead.
+ */
+function refuseNonJsonBody(ctx: AppContext): void {
+  const hasBody = Number(ctx.get('content-length') || 0) > 0 || ctx.get('transfer-encoding') !== '';
+  if (!hasBody || ctx.is('json') || ctx.is('+json')) return;
+  const sent = ctx.get('content-type');
+  throw new AppError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    `The body is read as JSON only: send it with "Content-Type: application/json" (${sent ? `got "${sent}"` : 'no Content-Type was sent'})`,
+  );
 }
 
 /** NUL and unpaired surrogates: PostgreSQL stores neither in text nor in JSON, so they are refused at the door. */

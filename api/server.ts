@@ -35,11 +35,14 @@ export async function startApi(services: Services, port: number, host = '0.0.0.0
     ...api,
     server,
     url,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+      // Sign-up mails go out after their answer: a stopping API still sends the ones it promised.
+      await services.signUps.mailsHandedOff();
+    },
   };
 }
 

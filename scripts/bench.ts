@@ -338,6 +338,9 @@ function main(): void {
       stack = newStack('dev', { env: sources.env, workerEnv: sources.workerEnv });
       stack.adopt({ name: 'source stand-ins', stop: sources.standIns.close });
       stack.adopt({ name: 'site stand-in', stop: sources.site.close });
+      stack.adopt({ name: 'tender stand-in', stop: sources.tenders.close });
+      stack.adopt({ name: 'register stand-in', stop: sources.register.close });
+      stack.adopt({ name: 'EDGAR stand-in', stop: sources.edgar.close });
       log(`section sources on its own stack; load average ${loadAverage()}`);
       await stack.start();
       await runSections(stack, { ...options, sections: ['sources'], sources }, records);

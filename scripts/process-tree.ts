@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, renameSync, statSync } from 'node:fs';
 
 /** Something `npm start` started and must stop on the way out. */
 export interface Part {
@@ -65,12 +66,14 @@ export function spawnNode(
   env: NodeJS.ProcessEnv,
   graceMs: number,
   nodeFlags: readonly string[] = [],
+  logFile?: string,
 ): NodeChild {
   const child = spawn(process.execPath, [...nodeFlags, script], {
     env,
-    stdio: ['ignore', 'inherit', 'pipe'],
+    stdio: ['ignore', logFile ? 'pipe' : 'inherit', 'pipe'],
     detached: false,
   });
+  if (logFile && child.stdout) keepLog(name, child.stdout, logFile);
   const tail: string[] = [];
   let partial = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -91,6 +94,50 @@ export function spawnNode(
   const stop = () => (stopping ??= terminate(child, exited, graceMs));
   const lastErrorLines = () => (partial.trim() ? [...tail, partial] : [...tail]).slice(-ERROR_TAIL_LINES);
   return { name, exited, stop, pid: child.pid, lastErrorLines };
+}
+
+/** A log file past this size starts again at its next start, the old one kept as `<file>.1`. */
+const LOG_FILE_MAX_BYTES = 50 * 1024 * 1024;
+/** pino's number for `warn`: lines at or above it are shown on the console too. */
+const PINO_WARN = 40;
+const LEVEL_NAMES: Record<number, string> = { 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/**
+ * A child's JSON log lines go to its file; warnings and errors also to the console, as one short
+ * line, so the console keeps the banner and what needs attention (docs/operating.md, "Logs").
+ */
+function keepLog(name: string, stdout: NodeJS.ReadableStream, logFile: string): void {
+  if (existsSync(logFile) && statSync(logFile).size > LOG_FILE_MAX_BYTES) renameSync(logFile, `${logFile}.1`);
+  const file = createWriteStream(logFile, { flags: 'a' });
+  let partial = '';
+  stdout.on('data', (chunk: Buffer) => {
+    file.write(chunk);
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      const shown = consoleLineOf(line);
+      if (shown) console.log(`[${name}] ${shown}`);
+    }
+  });
+  stdout.on('end', () => file.end());
+}
+
+/** What the console shows of one log line: a warning or worse in words, any other text as it is, else nothing. */
+export function consoleLineOf(line: string): string | undefined {
+  if (!line.trim()) return undefined;
+  let entry: unknown;
+  try {
+    entry = JSON.parse(line);
+  } catch {
+    return line;
+  }
+  const { level, msg, err } = (entry ?? {}) as { level?: unknown; msg?: unknown; err?: { message?: unknown } };
+  // Not a log line (pino's always has a number for its level): shown as it is.
+  if (typeof level !== 'number') return line;
+  if (level < PINO_WARN) return undefined;
+  const label = LEVEL_NAMES[Math.min(60, Math.floor(level / 10) * 10)] ?? 'WARN';
+  const reason = typeof err?.message === 'string' && err.message !== msg ? `: ${err.message}` : '';
+  return `${label} ${typeof msg === 'string' ? msg : JSON.stringify(entry)}${reason}`;
 }
 
 async function terminate(child: ChildProcess, exited: Promise<ChildExit>, graceMs: number): Promise<void> {

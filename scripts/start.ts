@@ -6,8 +6,12 @@
  *
  * `npm run start:cluster` (`--cluster`): the production topology on this machine instead: the
  * full Temporal server on PostgreSQL with several history shards and its Web UI server, two
- * workers and two API processes (PORT and PORT+1) sharing a PostgreSQL-backed rate limit. A
- * worker that dies is started again, as a process supervisor would; the other keeps working.
+ * workers and two API processes (PORT and PORT+1) sharing a PostgreSQL-backed rate limit.
+ *
+ * In both modes a worker that dies is started again, as a process supervisor would, and the
+ * log says why it died (exit code or signal, its last error lines): a worker killed by what it
+ * read (a hostile page, out of memory) is the sources' problem, not the API's, Temporal's or
+ * PostgreSQL's, which keep running.
  *
  * Every fixed port is checked before anything starts, so a second instance beside this one
  * learns at once which ports it must move and with which variable.
@@ -40,10 +44,14 @@ const ROOT = path.resolve(DIST, '..');
 const DATA_DIR = process.env.INTENT_LEADS_DATA_DIR
   ? path.resolve(process.env.INTENT_LEADS_DATA_DIR)
   : path.join(ROOT, '.data');
+const LOG_DIR = path.join(DATA_DIR, 'logs');
 const CLUSTER = process.argv.includes('--cluster');
 /** Workers and API processes of each mode. */
 const TOPOLOGY = CLUSTER ? { workers: 2, apis: 2 } : { workers: 1, apis: 1 };
 const WORKER_RESTART_DELAY_MS = 1000;
+/** A worker that dies sooner than this after its start waits twice as long before the next, up to the cap. */
+const WORKER_QUICK_DEATH_MS = 30_000;
+const WORKER_RESTART_DELAY_CAP_MS = 30_000;
 /** Where this script's listeners go; each has a variable that moves it (see {@link portSettings}). */
 interface Ports {
   /** The first API process; the cluster's second one takes the next port. */
@@ -69,6 +77,16 @@ class ShuttingDown extends Error {}
 interface Secret {
   value: string;
   generated: boolean;
+}
+
+/**
+ * Where a child's JSON log lines go: `.data/logs/<name>.log`, the console showing its warnings
+ * and errors (so they do not bury the banner); `INTENT_LEADS_LOGS=console` shows them all there.
+ */
+function logFileOf(name: string): string | undefined {
+  if (process.env.INTENT_LEADS_LOGS === 'console') return undefined;
+  mkdirSync(LOG_DIR, { recursive: true });
+  return path.join(LOG_DIR, `${name.toLowerCase().replace(/[^a-z0-9-]+/g, '-')}.log`);
 }
 
 function ensureDataDir(): void {
@@ -158,6 +176,14 @@ async function database(tree: ProcessTree, watch: Watch, port: number): Promise<
   return postgres.url;
 }
 
+/**
+ * The CLI names its listeners `localhost` although they listen on 127.0.0.1 only (`--ip`); the
+ * banner and every other line say 127.0.0.1, so its address lines do too.
+ */
+function asListening(line: string): string {
+  return /^(Server|UI|Metrics):\s/.test(line) ? line.replace(/\blocalhost\b/g, '127.0.0.1') : line;
+}
+
 /** The Temporal frontend the processes use, and what the banner says of it. */
 interface TemporalServer {
   address: string;
@@ -174,7 +200,7 @@ async function temporal(tree: ProcessTree, watch: Watch, namespace: string, port
     uiPort: ports.temporalUi,
     dbFilename: path.join(DATA_DIR, 'temporal.db'),
     namespace,
-    onLog: (line) => console.log(`[temporal] ${line}`),
+    onLog: (line) => console.log(`[temporal] ${asListening(line)}`),
   });
   tree.add({ name: 'Temporal dev server', stop: server.stop });
   watch('Temporal dev server', server.exited);
@@ -234,20 +260,25 @@ async function waitForApi(baseUrl: string, api: NodeChild, tree: ProcessTree): P
 }
 
 /**
- * A worker process; in the cluster topology one that dies is started again after a second
- * (as systemd or Kubernetes would), while elsewhere any death stops the whole tree.
+ * A worker process; one that dies is started again after a second (as systemd or Kubernetes
+ * would), its reason logged; one that keeps dying at once waits longer each time (up to 30 s).
+ * Temporal keeps its work meanwhile, and the API answers (/readyz says no worker polls).
  */
-function startWorker(tree: ProcessTree, watch: Watch, name: string, env: NodeJS.ProcessEnv): void {
+function startWorker(tree: ProcessTree, name: string, env: NodeJS.ProcessEnv, delayMs = WORKER_RESTART_DELAY_MS): void {
   const worker = tree.add(
-    spawnNode(name, path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS),
+    spawnNode(name, path.join(DIST, 'worker', 'main.js'), env, CHILD_STOP_GRACE_MS, WORKER_NODE_FLAGS, logFileOf(name)),
   );
+  const startedAt = Date.now();
   log(`${name} started (pid ${worker.pid}), metrics on ${env.METRICS_PORT}`);
-  if (!CLUSTER) return watch(worker.name, worker.exited, worker.lastErrorLines);
   void worker.exited.then(async (exit) => {
     if (tree.isClosing) return;
-    log(`${name} exited (${exit.signal ?? `code ${exit.code}`}); starting it again`);
-    await sleep(WORKER_RESTART_DELAY_MS);
-    if (!tree.isClosing) startWorker(tree, watch, name, env);
+    const quick = Date.now() - startedAt < WORKER_QUICK_DEATH_MS;
+    const wait = quick ? delayMs : WORKER_RESTART_DELAY_MS;
+    const said = worker.lastErrorLines();
+    const quote = said.length ? `; its last error output:\n${said.map((line) => `    ${line}`).join('\n')}` : '';
+    log(`${name} exited (${exit.signal ?? `code ${exit.code}`}); starting it again in ${wait / 1000} s${quote}`);
+    await sleep(wait);
+    if (!tree.isClosing) startWorker(tree, name, env, Math.min(wait * 2, WORKER_RESTART_DELAY_CAP_MS));
   });
 }
 
@@ -276,10 +307,15 @@ function printBanner(b: Banner): void {
       ? [['Temporal', `${b.temporalAddress}, ${b.shards} history shards on PostgreSQL`] as [string, string]]
       : []),
   ];
-  if (b.adminToken.generated)
+  if (process.env.INTENT_LEADS_LOGS !== 'console')
+    rows.push(['Logs', `${path.relative(process.cwd(), LOG_DIR) || '.'}/   (warnings and errors also here)`]);
+  const tokenFile = path.join(path.relative(process.cwd(), DATA_DIR) || '.', 'admin-token');
+  // Every start says where the token is: after the first, it is no longer printed itself.
+  if (b.adminToken.generated) rows.push(['Admin token', `${b.adminToken.value}   (new; kept in ${tokenFile})`]);
+  else
     rows.push([
       'Admin token',
-      `${b.adminToken.value}   (new; kept in ${path.join(path.relative(process.cwd(), DATA_DIR) || '.', 'admin-token')})`,
+      process.env.ADMIN_TOKEN ? 'from ADMIN_TOKEN' : `in ${tokenFile}   (npm run admin -- help reads it there)`,
     ]);
   if (b.demo) {
     rows.push(
@@ -332,6 +368,10 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
     NODE_ENV: process.env.NODE_ENV ?? 'development',
     // Several API processes must share one budget per key.
     RATE_LIMIT_STORE: process.env.RATE_LIMIT_STORE ?? (TOPOLOGY.apis > 1 ? 'postgres' : 'memory'),
+    // Workers are versions of a Worker Deployment; on this machine the newest build takes new work
+    // at once (docs/operating.md, "Deploying new workflow code").
+    TEMPORAL_DEPLOYMENT_NAME: process.env.TEMPORAL_DEPLOYMENT_NAME ?? 'intent-leads',
+    TEMPORAL_DEPLOYMENT_PROMOTE: process.env.TEMPORAL_DEPLOYMENT_PROMOTE ?? 'always',
   };
 
   const prepared = Date.now();
@@ -343,7 +383,7 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
   // Started before the APIs so that /readyz, which wants a polling worker, can answer 200.
   for (let i = 0; i < TOPOLOGY.workers; i++) {
     const metrics = String(ports.metricsBase + 10 + i);
-    startWorker(tree, watch, workerName(i), { ...env, METRICS_PORT: metrics });
+    startWorker(tree, workerName(i), { ...env, METRICS_PORT: metrics });
   }
   const apiUrls: string[] = [];
   const apis: NodeChild[] = [];
@@ -357,6 +397,8 @@ async function startAll(tree: ProcessTree, shown: Shown, watch: Watch): Promise<
         path.join(DIST, 'api', 'main.js'),
         { ...env, PORT: port, METRICS_PORT: metrics },
         CHILD_STOP_GRACE_MS,
+        [],
+        logFileOf(name),
       ),
     );
     log(`${name} started (pid ${api.pid}) on port ${port}, metrics on ${metrics}`);
@@ -406,7 +448,8 @@ function main(): void {
   const shutdown = async (reason: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    log(`stopping: ${reason}`);
+    // A failed start says its reason once, last (below); a stop asked for says why it stops.
+    log(exitCode === 0 ? `stopping: ${reason}` : 'stopping');
     // A start-up step in flight finishes first (seconds at most) and the next one is skipped,
     // so nothing is stopped while something else is still being set up on top of it.
     tree.requestClose();
@@ -462,4 +505,18 @@ function reasonOf(err: unknown): string {
   return reason;
 }
 
-main();
+/**
+ * `--ports-only`: checks this start's ports and exits, so `npm start` learns of a taken port
+ * before its build (scripts/ports-first.js runs the last build's copy of this check).
+ */
+async function checkPortsOnly(): Promise<void> {
+  try {
+    await assertPortsFree(portClaims(portSettings()));
+  } catch (err) {
+    console.error(`\n[start] could not start: ${reasonOf(err)}\n`);
+    process.exit(1);
+  }
+}
+
+if (process.argv.includes('--ports-only')) void checkPortsOnly();
+else main();

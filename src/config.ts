@@ -1,27 +1,8 @@
 import { z } from 'zod';
 import { temporalTargetFrom, type TemporalTarget } from './temporal/target';
-
-/** `1s`, `30s`, `15m`, `1h` (and plain milliseconds) → milliseconds. */
-export function parseDuration(text: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new Error(`not a duration: ${text}`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] ?? 'ms'] as number;
-  return Number(match[1]) * unit;
-}
-
-const bool = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .optional()
-    .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
-
-/** Unset or empty (as compose files pass an unset variable): undefined. */
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => v || undefined);
-
-const int = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+import { bool, duration, int, optionalText, otlpEndpoint } from './settings-fields';
+import { sourceKitSettings } from './sources/kit/settings';
+import { sourceSettings } from './sources/registry';
 
 function schemaFor(env: NodeJS.ProcessEnv) {
   const production = env.NODE_ENV === 'production';
@@ -51,15 +32,59 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .transform((v) => Number(v ?? 0)),
     DATABASE_URL: z.string().min(1),
     TEMPORAL_TASK_QUEUE: z.string().default('signals'),
+    /**
+     * Workflow executions a worker keeps in memory between their tasks; unset: worker/tuning.ts.
+     * 0 turns the cache off, so every workflow task replays the whole history (`npm run test:replay`).
+     */
+    WORKER_MAX_CACHED_WORKFLOWS: optionalText
+      .refine((v) => v === undefined || /^\d{1,6}$/.test(v), 'a whole number, 0 to turn the cache off')
+      .transform((v) => (v === undefined ? undefined : Number(v))),
+    /** A nondeterminism error fails the workflow at once instead of retrying its task (the tests: loud, not stuck). */
+    WORKFLOW_FAIL_ON_NONDETERMINISM: bool(false),
+    /**
+     * How long an API answer waits for Temporal to take a signal's change (start, pause, resume,
+     * config, delete); past it the answer says so in a warning, and the change reaches the workflow
+     * when Temporal answers or by the signal reconciliation.
+     */
+    TEMPORAL_ANSWER_WAIT_MS: int(1_000),
+    /**
+     * The Worker Deployment this process's workers are versions of (Worker Versioning,
+     * docs/decisions/deploys.md); unset, the workers are unversioned. No dots: the version's
+     * name is `<deployment>.<build id>`.
+     */
+    TEMPORAL_DEPLOYMENT_NAME: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9_-]{1,200}$/,
+          'letters, digits, - and _ only (no . or :, which the server puts between a deployment and a build id)',
+        )
+        .optional(),
+    ),
+    /** This code's build id; unset, the build's (`dist/build-info.json`: package version and commit). */
+    BUILD_ID: optionalText.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_.+-]{1,200}$/, 'letters, digits, and . + - _ only')
+        .optional(),
+    ),
+    /**
+     * When a starting worker makes its version the deployment's current one: `if-none` (only when
+     * the deployment has none yet: a first start; later builds are made current by the operator),
+     * `always` (the newest start wins: `npm start` on a development machine), `never`.
+     */
+    TEMPORAL_DEPLOYMENT_PROMOTE: z.enum(['if-none', 'always', 'never']).default('if-none'),
     ADMIN_TOKEN: z.string().min(16),
     SECRETS_KEY: z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
-    SIGNAL_EVALUATION_INTERVAL: z.string().default('15m').transform(parseDuration),
+    SIGNAL_EVALUATION_INTERVAL: duration('15m'),
+    /** How often every signal is checked against its workflow; the outbox is mended every 30 s (docs/decisions/signals.md). */
+    SIGNAL_SWEEP_INTERVAL: duration('1d'),
     // `full` reads each signal's whole window every evaluation, as before incremental evaluation.
     EVALUATION_READ: z.enum(['incremental', 'full']).default('incremental'),
     /** How long an access token an assistant got by OAuth for /mcp lasts; it refreshes after. */
-    ASSISTANT_TOKEN_TTL: z.string().default('1h').transform(parseDuration),
+    ASSISTANT_TOKEN_TTL: duration('1h'),
     /** Dynamic client registrations (assistants signing up at /oauth/reg) allowed per client address and hour. */
     ASSISTANT_REGISTRATIONS_PER_HOUR: int(30),
     WEBHOOK_TIMEOUT_MS: int(10_000),
@@ -69,9 +94,17 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: bool(!production),
     DEMO_DATA: bool(false),
     /** How often the demo generator adds fresh events (`DEMO_DATA` only). */
-    DEMO_FEED_INTERVAL: z.string().default('20s').transform(parseDuration),
+    DEMO_FEED_INTERVAL: duration('20s'),
     ENRICHMENT_LIVE_LATENCY_MS: z.coerce.number().int().min(0).default(3000),
     ENRICHMENT_CONCURRENCY_PER_KEY: int(10),
+    /** Cost previews one API key (or dashboard member) may have running at once; over it 429 at once. */
+    PREVIEW_CONCURRENCY_PER_KEY: int(2),
+    /** The longest one statement of a cost preview may run before it is stopped (PREVIEW_TIMEOUT). */
+    PREVIEW_STATEMENT_TIMEOUT: duration('10s'),
+    /** Connections of the pool previews and funnels read on, apart from the API's own (10). */
+    ANALYSIS_POOL_SIZE: int(3),
+    /** Most entries one account's suppression list may hold; an addition past it adds nothing (409). */
+    SUPPRESSIONS_PER_ACCOUNT: int(100_000),
     RATE_LIMIT_PER_SECOND: int(100),
     RATE_LIMIT_STORE: z.enum(['memory', 'postgres']).default('memory'),
     LEMLIST_API_URL: z.string().url().default('https://api.lemlist.com/api'),
@@ -124,94 +157,37 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .max(1_000_000)
       .default(production ? 0 : 100),
     /**
-     * The contact address every source request names in its User-Agent (fair use: a vendor that
-     * minds our traffic can write). Required in production.
+     * `open`: anyone may create an account at /sign-up (confirmed by a mailed link); `closed`:
+     * people join by invite only, and /sign-up says so.
      */
-    SOURCES_CONTACT_EMAIL: production
-      ? z.email({ error: 'required when NODE_ENV=production: an email address such as ops@leads.example.com' })
-      : optionalText.pipe(z.email().optional()).transform((v) => v ?? 'sources@localhost'),
+    SIGN_UP: z.enum(['open', 'closed']).default('open'),
     /**
-     * Hosts a source reaches, sent elsewhere (tests, staging): `boards-api.greenhouse.io=http://127.0.0.1:4010,...`.
-     * Path and query are kept; politeness and parsing stay those of the real host.
+     * Where mail goes out (sign-up links): `smtp://user:pass@host:587` (STARTTLS when offered) or
+     * `smtps://…:465`. Unset outside production, each mail is written to the log instead;
+     * required in production while SIGN_UP is open.
      */
-    SOURCES_HOST_MAP: optionalText.transform((v, ctx) => {
-      const map = new Map<string, string>();
-      for (const pair of (v ?? '')
-        .split(',')
-        .map((p) => p.trim())
-        .filter(Boolean)) {
-        const [host, target] = pair.split(/=(.*)/s);
-        if (!host || !target || !/^https?:\/\/[^/]+$/.test(target.replace(/\/+$/, ''))) {
-          ctx.addIssue({ code: 'custom', message: `"${pair}" must be host=http(s)://address[:port]` });
-          return z.NEVER;
-        }
-        map.set(host.toLowerCase(), target.replace(/\/+$/, ''));
-      }
-      return map;
-    }),
-    /** The least time between two requests to one host, across every worker. */
-    SOURCES_HOST_INTERVAL_MS: z.coerce.number().int().min(0).default(1000),
-    SOURCES_TIMEOUT_MS: int(15_000),
-    /** Larger answers are cut off and counted as the source's error (a whole Ashby board is a few MB). */
-    SOURCES_MAX_RESPONSE_BYTES: int(20_000_000),
-    /** How often the job-boards source polls each known board (each at its own phase within it). */
-    JOB_BOARDS_INTERVAL: z.string().default('6h').transform(parseDuration),
-    /** How often the job-boards schedule runs to poll the boards whose phase has come. */
-    JOB_BOARDS_TICK: z.string().default('5m').transform(parseDuration),
-    /** How often the news source reads every company's feeds and searches GDELT for every watched one. */
-    NEWS_INTERVAL: z.string().default('6h').transform(parseDuration),
-    /** The least time between two GDELT requests, across every worker: GDELT asks for 5 s; tests shorten it. */
-    NEWS_GDELT_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(production ? 5000 : 0)
-      .default(5000),
-    /** How often the sec-form-d source reads EDGAR's current Form D filings; a backfill reads the daily indexes of the last SEC_FORM_D_BACKFILL_DAYS days. */
-    SEC_FORM_D_INTERVAL: z.string().default('10m').transform(parseDuration),
-    SEC_FORM_D_BACKFILL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
-    /** Pages of 100 filings a run reads of the current feed at most (it stops at the first filing it knows). */
-    SEC_FORM_D_FEED_PAGES: z.coerce.number().int().min(1).max(20).default(5),
-    /** How often the ted source reads TED's contract award notices (TED publishes once per working day). */
-    TED_INTERVAL: z.string().default('6h').transform(parseDuration),
-    /** The publication days each ted run makes sure are read: today and the days before it. */
-    TED_RECENT_DAYS: z.coerce.number().int().min(1).max(31).default(3),
-    /** The days before today a ted backfill reads again. */
-    TED_BACKFILL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    /** Notices per page of a TED search (the API allows 250). */
-    TED_PAGE_SIZE: z.coerce.number().int().min(1).max(250).default(100),
-    /** The people-data-labs source's API key (the customer's or the operator's); unset, the source is off. */
-    PEOPLE_DATA_LABS_API_KEY: optionalText,
-    /** PDL's current monthly release ("28.2"), compared with the one before it; set it when PDL publishes one. */
-    PEOPLE_DATA_LABS_VERSION: optionalText.pipe(
+    SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/, error: 'an smtp:// or smtps:// URL' }).optional()),
+    /**
+     * The From of every mail: `ops@leads.example.com` or `Intent leads <ops@leads.example.com>`;
+     * required in production while SIGN_UP is open.
+     */
+    MAIL_FROM: optionalText.pipe(
       z
         .string()
-        .regex(/^\d+\.[0-2]$/, 'must be a PDL monthly release such as "28.2"')
+        .regex(
+          /^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+          'an address, or a name and <address>, such as Intent leads <ops@leads.example.com>',
+        )
         .optional(),
     ),
-    /** How often the people-data-labs source looks for a release it has not compared yet. */
-    PEOPLE_DATA_LABS_INTERVAL: z.string().default('1d').transform(parseDuration),
-    /** What one PDL credit costs under the key's plan, in USD, for the cost in the source's status (0: credits only). */
-    PEOPLE_DATA_LABS_CREDIT_PRICE_USD: z.coerce.number().min(0).max(1000).default(0),
-    /** The companies-house source's REST key (HTTP Basic user name); without it the source is off. */
-    COMPANIES_HOUSE_API_KEY: optionalText,
-    /** The key of Companies House's streaming API (a separate key); without it the officers stream is not read. */
-    COMPANIES_HOUSE_STREAM_KEY: optionalText,
-    /** How often the companies-house source runs: a bounded read of the officers stream, then matching and filings. */
-    COMPANIES_HOUSE_INTERVAL: z.string().default('5m').transform(parseDuration),
-    /** How long one run reads the officers stream at most (the activity allows 5 minutes). */
-    COMPANIES_HOUSE_STREAM_READ_SECONDS: z.coerce.number().int().min(1).max(240).default(120),
-    /** Stream events one run reads at most. */
-    COMPANIES_HOUSE_STREAM_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(20_000),
-    /** How often a linked company's capital filings are read again. */
-    COMPANIES_HOUSE_FILINGS_INTERVAL: z.string().default('24h').transform(parseDuration),
-    /** The fixed rate turning a GBP statement of capital into `funding_amount_usd`; 0 leaves GBP amounts empty. */
-    COMPANIES_HOUSE_GBP_USD_RATE: z.coerce.number().min(0).max(100).default(1.27),
-    /** How often the company-profiles source looks for sites due (new companies, weekly refreshes). */
-    COMPANY_PROFILES_INTERVAL: z.string().default('15m').transform(parseDuration),
+    // The sources' own settings are in their folders (src/sources/<name>/settings.ts, src/sources/kit/settings.ts).
+    ...sourceKitSettings(production),
+    ...sourceSettings(production),
     /** The process's `GET /metrics` port (0: any free one); unset, no metrics listener. */
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
     METRICS_HOST: z.string().default('127.0.0.1'),
-    LOG_LEVEL: z.string().default(production ? 'info' : 'info'),
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlpEndpoint,
+    LOG_LEVEL: z.string().default('info'),
   });
 }
 
@@ -230,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new Error(`invalid configuration: ${problems}`);
   }
+  const mailProblems = productionMailProblems(parsed.data);
+  if (mailProblems.length) throw new Error(`invalid configuration: ${mailProblems.join('; ')}`);
   let temporal: TemporalTarget;
   try {
     temporal = temporalTargetFrom(env);
@@ -242,4 +220,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: temporal.namespace,
   };
+}
+
+/** Open sign-up mails its confirmation link, and in production a log is no mailbox (docs/decisions/dashboard.md). */
+function productionMailProblems(config: Pick<Config, 'NODE_ENV' | 'SIGN_UP' | 'SMTP_URL' | 'MAIL_FROM'>): string[] {
+  if (config.NODE_ENV !== 'production' || config.SIGN_UP !== 'open') return [];
+  const problems: string[] = [];
+  if (!config.SMTP_URL) {
+    problems.push(
+      'SMTP_URL: required when NODE_ENV=production and SIGN_UP=open (sign-up mails a link); or set SIGN_UP=closed',
+    );
+  }
+  if (!config.MAIL_FROM) problems.push('MAIL_FROM: required when NODE_ENV=production and SIGN_UP=open');
+  return problems;
 }

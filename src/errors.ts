@@ -26,11 +26,56 @@ interface SchemaIssue {
   path: PropertyKey[];
   message: string;
   keys?: string[];
+  /** `invalid_union`: each branch's own issues, their paths relative to the union. */
+  errors?: SchemaIssue[][];
+  maximum?: number | bigint;
+  minimum?: number | bigint;
+}
+
+/**
+ * A union none of whose branches matched says only "Invalid input" on the union's field. When
+ * the input has the shape of exactly one branch (the others refuse its very type), that
+ * branch's issues are the ones that help: a suppression with an unknown `kind` names the kinds.
+ */
+function unionIssuesOf(issue: SchemaIssue): SchemaIssue[] {
+  const shapeRefused = (branch: SchemaIssue[]) =>
+    branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+  const matching = (issue.errors ?? []).filter((branch) => !shapeRefused(branch));
+  if (matching.length !== 1) return [issue];
+  return matching[0]!.flatMap((inner) => unionIssuesOf({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
+/**
+ * One bound per field: a number over several maxima (an integer's safe range and the field's
+ * own limit) is told the tightest one only, not one message per limit.
+ */
+function tightestBounds(issues: SchemaIssue[]): SchemaIssue[] {
+  const kept = new Map<string, SchemaIssue>();
+  const rest: SchemaIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code !== 'too_big' && issue.code !== 'too_small') {
+      rest.push(issue);
+      continue;
+    }
+    const key = `${issue.code}:${issue.path.map(String).join('.')}`;
+    const held = kept.get(key);
+    const tighter =
+      !held ||
+      (issue.code === 'too_big'
+        ? Number(issue.maximum) < Number(held.maximum)
+        : Number(issue.minimum) > Number(held.minimum));
+    if (tighter) kept.set(key, issue);
+  }
+  const bounds = new Set(kept.values());
+  return issues.filter((issue) => rest.includes(issue) || bounds.has(issue));
 }
 
 /** A schema failure as one problem per field; an unknown key is named in its own problem. */
 export function fieldProblemsOf(error: { issues: SchemaIssue[] }, prefix?: string): FieldProblem[] {
-  return error.issues.flatMap((issue) => {
+  const issues = tightestBounds(
+    error.issues.flatMap((issue) => (issue.code === 'invalid_union' ? unionIssuesOf(issue) : [issue])),
+  );
+  return issues.flatMap((issue) => {
     const base = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       return issue.keys.map((key) => ({

@@ -1,3 +1,4 @@
+import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 import pino from 'pino';
 
 const REDACTED_PATHS = [
@@ -18,6 +19,15 @@ const REDACTED_PATHS = [
 ];
 
 /**
+ * The trace and span a line was written in (tracing on: src/telemetry/tracing.ts), so a line
+ * leads to its trace; a lead's trace id is the lead's id without dashes.
+ */
+function traceOfLine(): { traceId?: string; spanId?: string } {
+  const span = trace.getSpan(context.active())?.spanContext();
+  return span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : {};
+}
+
+/**
  * One structured JSON logger for every process. Fields that may carry credentials are
  * redacted by path so that a careless `log.info({ req })` never writes a key or secret.
  */
@@ -26,7 +36,7 @@ export function createLogger(
   name = 'intent-leads',
   destination?: pino.DestinationStream,
 ) {
-  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, mixin: traceOfLine };
   return destination ? pino(options, destination) : pino(options);
 }
 

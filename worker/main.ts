@@ -1,3 +1,4 @@
+import { tracing } from './tracing';
 import { loadConfig } from '../src/config';
 import { deliveryTaskQueue } from '../src/temporal/contract';
 import { createLogger } from '../src/logger';
@@ -11,6 +12,7 @@ import { startDemoFeed } from '../src/providers/data/demo-provider';
 import { findFreePort } from '../src/net/ports';
 import { installTemporalRuntime } from '../src/temporal/runtime';
 import { sdkMetricsSource, serveProcessMetrics } from '../src/metrics/metrics-server';
+import { WorkerDeployments, workerVersionOf } from '../src/temporal/worker-deployment';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -32,7 +34,9 @@ async function main(): Promise<void> {
   if (metricsServer) logger.info({ url: metricsServer.url }, 'metrics listening');
   // Index the gazetteer now rather than inside the first request or evaluation that needs it.
   warmUpLocations();
-  const { worker, deliveryWorker, connection } = await createWorker(services, {
+  const version = workerVersionOf(config);
+  const { worker, deliveryWorker, sourceWorker, connection } = await createWorker(services, {
+    deployment: version,
     temporal: config.TEMPORAL,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     deliveryTaskQueue: deliveryTaskQueue(config),
@@ -40,7 +44,17 @@ async function main(): Promise<void> {
   });
   // Worker.run installs SIGINT/SIGTERM handlers that drain in-flight tasks before resolving.
   logger.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'worker polling');
-  const running = Promise.all([worker.run(), deliveryWorker.run()]);
+  const running = Promise.all([worker.run(), deliveryWorker.run(), sourceWorker.run()]);
+  if (version) {
+    // Registered by polling, so only now: a first start makes itself current (TEMPORAL_DEPLOYMENT_PROMOTE).
+    const deployments = new WorkerDeployments(temporal, config.TEMPORAL_NAMESPACE);
+    const promoted = await deployments.promote(version, config.TEMPORAL_DEPLOYMENT_PROMOTE);
+    const current = (await deployments.describe(version.deploymentName))?.currentBuildId ?? null;
+    logger.info(
+      { ...version, current, promoted },
+      current === version.buildId ? 'worker version is current' : 'worker version is not current: it takes no new work',
+    );
+  }
   // The schedule mends activations Temporal missed from now on; this run mends those made before.
   await services.signalReconciliation.schedule();
   const reconciled = await services.signalReconciliation.reconcile().catch((err: unknown) => {
@@ -64,10 +78,12 @@ async function main(): Promise<void> {
     : undefined;
   await running;
   await demoFeed?.stop();
+  await services.documents.close();
   await metricsServer?.close();
   await connection.close();
   await temporal.connection.close();
   await db.destroy();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }
 

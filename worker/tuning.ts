@@ -47,3 +47,17 @@ export const workerTuning = {
   /** One V8 context shared by all workflows of the worker (SDK default): less memory and CPU per workflow. */
   reuseV8Context: true,
 } satisfies Partial<WorkerOptions>;
+
+/**
+ * The sources' worker (their own task queue): a run syncs its items one after another, so a
+ * few activity slots serve every source's run, and slow public sites wait on each other rather
+ * than on lead production's 100 slots.
+ */
+export const sourceWorkerTuning = {
+  ...workerTuning,
+  maxCachedWorkflows: 20,
+  maxConcurrentWorkflowTaskExecutions: 5,
+  workflowTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
+  maxConcurrentActivityTaskExecutions: 10,
+  activityTaskPollerBehavior: { type: 'simple-maximum', maximum: 2 },
+} satisfies Partial<WorkerOptions>;

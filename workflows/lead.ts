@@ -57,13 +57,12 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
   return { email, routes };
 
   async function deliver(deliveryId: string): Promise<RouteOutcome> {
-    let windowEndsAt: number | undefined;
     for (;;) {
       const outcome = await attemptDelivery(deliveryId, backoff);
-      windowEndsAt ??= Date.now() + input.retry.windowMs;
       switch (outcome.outcome) {
         case 'delivered':
-          return settled('delivered', outcome.statusCode === null ? 'delivered' : `delivered (${outcome.statusCode})`);
+          // The status already says "delivered": the detail adds only what the receiver answered.
+          return settled('delivered', outcome.statusCode === null ? '' : `HTTP ${outcome.statusCode}`);
         case 'settled':
           return settled(outcome.status === 'pending' ? 'failed' : outcome.status, `already ${outcome.status}`);
         case 'permanent':
@@ -71,12 +70,16 @@ export async function leadWorkflow(input: LeadWorkflowInput): Promise<LeadWorkfl
         case 'retry':
         case 'deferred': {
           const why = outcome.outcome === 'deferred' ? 'the endpoint asked us to slow down' : outcome.error;
-          if (Date.now() + outcome.retryInMs >= windowEndsAt) {
+          // The window is counted with the times the attempt recorded, which replay the same;
+          // the workflow's clock after a local activity does not (docs/decisions/delivery.md).
+          const { firstAttemptAt, attemptedAt } = outcome;
+          const nextAttemptAt = attemptedAt + outcome.retryInMs;
+          if (nextAttemptAt >= firstAttemptAt + input.retry.windowMs) {
             const reason = `retry window of ${input.retry.windowMs} ms exhausted (last: ${why})`;
             await markDeliveryFailed(deliveryId, reason);
             return settled('failed', reason);
           }
-          board.retrying(deliveryId, Date.now() + outcome.retryInMs, why);
+          board.retrying(deliveryId, nextAttemptAt, why);
           setCurrentDetails(board.describe());
           await sleep(outcome.retryInMs);
         }

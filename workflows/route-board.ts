@@ -37,7 +37,7 @@ export class RouteBoard {
   describe(): string {
     if (this.routes.length === 0) return 'No routes: the lead is read by polling only.';
     return this.routes
-      .map((r) => `- **${r.route}**: ${r.status} — ${r.detail} (delivery \`${r.deliveryId}\`)`)
+      .map((r) => `- **${r.route}**: ${r.status}${r.detail ? ` — ${r.detail}` : ''} (delivery \`${r.deliveryId}\`)`)
       .join('\n');
   }
 

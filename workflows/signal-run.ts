@@ -81,11 +81,12 @@ export class SignalRun {
     return due?.by === 'schedule' ? due.slotAt : null;
   }
 
-  evaluationFinished(): void {
+  /** `at`: when its last batch came back, a time that replays the same (not after the hand-off's local activity). */
+  evaluationFinished(at: number): void {
     if (this.phase === 'evaluating') this.phase = 'waiting';
     else if (this.phase === 'pausing') this.phase = 'paused';
     this.evaluations++;
-    this.lastEvaluatedAt = new Date().toISOString();
+    this.lastEvaluatedAt = new Date(at).toISOString();
   }
 
   /** Continuing as new half-way: the next run goes on with this evaluation at once. */
@@ -123,10 +124,14 @@ export class SignalRun {
       await condition(woken);
       return;
     }
-    const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : Date.now();
+    // The wait begins in a task that a run's start, a message, a timer or an activity began: a
+    // run that called a local activity (the hand-off) continues as new before it waits.
+    // eslint-disable-next-line no-restricted-syntax -- documented exception (docs/decisions/delivery.md)
+    const now = Date.now();
+    const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : now;
     const slotAt = nextEvaluationSlot(this.input.signalId, this.input.evaluationIntervalMs, since);
     this.nextEvaluationAt = slotAt;
-    const waitMs = slotAt - Date.now();
+    const waitMs = slotAt - now;
     // A pause meanwhile does not end the wait: the slot's evaluation finds the signal paused.
     if (waitMs <= 0 || !(await condition(woken, waitMs))) this.due = { by: 'schedule', slotAt };
     this.nextEvaluationAt = null;

@@ -1,3 +1,5 @@
+// The SDK's own class: `@temporalio/workflow` 1.24 does not re-export it, and common is what its sandbox throws.
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   ParentClosePolicy,
   WorkflowIdReusePolicy,
@@ -76,8 +78,12 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
  */
 async function evaluate(run: SignalRun, input: SignalWorkflowInput): Promise<void> {
   let slotAt = run.evaluationStarted();
+  let batchAt: number;
   for (;;) {
     const batch = await produceLeads(input.signalId, slotAt);
+    // Read as an activity (not a local one) resolves: the task its completion began, on replay too.
+    // eslint-disable-next-line no-restricted-syntax -- documented exception (docs/decisions/delivery.md)
+    batchAt = Date.now();
     slotAt = null;
     if (batch.state === 'deleted') {
       run.delete();
@@ -93,7 +99,7 @@ async function evaluate(run: SignalRun, input: SignalWorkflowInput): Promise<voi
       return;
     }
   }
-  run.evaluationFinished();
+  run.evaluationFinished(batchAt);
 }
 
 /**
@@ -137,8 +143,10 @@ async function startLead(input: SignalWorkflowInput, lead: ProducedLead, retry: 
         { key: RoutesKey, value: lead.routes },
       ],
       staticSummary: lead.summary,
+      // The Web UI shows the memo: the lead's trace id leads to its trace (tracing on).
+      ...(lead.traceId ? { memo: { traceId: lead.traceId } } : {}),
     });
   } catch (err) {
-    if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
   }
 }

@@ -7,8 +7,11 @@ const { beginSourceRun, listSourceItems, recordSourceError, finishSourceRun } = 
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 // A 429's Retry-After sets the next attempt's delay; after these tries the item waits for the next run.
+// The attempt heartbeats every 5 s: one silent for 30 s (its worker died or froze) is retried,
+// and a timed-out one learns it from its heartbeat and closes its sockets (docs/decisions/sources.md).
 const { syncSourceItem } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 5 },
 });
 
@@ -16,7 +19,8 @@ const { syncSourceItem } = proxyActivities<Activities>({
 const HISTORY_LIMIT = 5_000;
 
 /**
- * One run of a source, started by its schedule (`source-sync:<source>:<taskQueue>`): every item
+ * One run of a source, started by its schedule (`source-sync:<source>:<taskQueue>`) on the
+ * sources' own task queue, so its activities never take lead production's slots: every item
  * after the stored cursor, one activity each; the cursor moves in PostgreSQL as each item is
  * done, so a killed run's successor goes on where it stopped.
  */

@@ -1,5 +1,6 @@
 import type { DayActivity } from '../../src/services/account-activity';
 import { html, type SafeHtml } from './html';
+import { funnelStageLabel } from '../../src/services/leads/funnel-stage-labels';
 
 /**
  * Charts drawn on the server as SVG: no script, no chart library, readable by a screen reader
@@ -68,7 +69,7 @@ export interface FunnelStage {
 export function funnelChart(candidates: number, stages: FunnelStage[], leads: number): SafeHtml {
   const rows = [
     { label: 'candidates', value: candidates, removed: 0 },
-    ...stages.map((s) => ({ label: s.filter, value: s.remaining, removed: s.removed })),
+    ...stages.map((s) => ({ label: funnelStageLabel(s.filter), value: s.remaining, removed: s.removed })),
     { label: 'leads', value: leads, removed: 0 },
   ];
   const width = 700;

@@ -9,11 +9,14 @@ import { signInRoutes } from './pages/sign-in';
 import { teamRoutes } from './pages/team';
 import { overviewRoutes } from './pages/overview';
 import { signalRoutes } from './pages/signals';
+import { watchlistRoutes } from './pages/signal-watchlist';
 import { apiKeyRoutes } from './pages/api-keys';
 import { suppressionRoutes } from './pages/suppressions';
+import { competitorRoutes } from './pages/competitors';
 import { integrationRoutes } from './pages/integrations';
 import { creditRoutes } from './pages/credits';
 import { assistantRoutes } from './pages/assistants';
+import { scoringRoutes } from './pages/scoring';
 import type { AssistantAuthorization } from '../oauth/authorization-server';
 
 const ASSETS: Record<string, { type: string; body: string; etag: string }> = Object.fromEntries(
@@ -56,10 +59,13 @@ export function dashboardRouter(services: Services, authorization: AssistantAuth
   teamRoutes(router, services);
   overviewRoutes(router, services);
   signalRoutes(router, services);
+  watchlistRoutes(router, services);
   suppressionRoutes(router, services);
+  competitorRoutes(router, services);
   apiKeyRoutes(router, services);
   integrationRoutes(router, services);
   creditRoutes(router, services);
+  scoringRoutes(router, services);
   assistantRoutes(router, services, authorization);
   return router;
 }

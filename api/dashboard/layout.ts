@@ -7,6 +7,8 @@ const NAV: Array<[href: string, label: string]> = [
   ['/', 'Overview'],
   ['/signals', 'Signals'],
   ['/suppressions', 'Suppressions'],
+  ['/competitors', 'Competitors'],
+  ['/scoring', 'Account score'],
   ['/api-keys', 'API keys'],
   ['/integrations', 'Integrations'],
   ['/assistants', 'Assistants'],

@@ -138,8 +138,27 @@ export const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/**
+ * An unknown place as a person reads it: the API's words with its suggestions, not the API
+ * route its message sends a program to (issue 38, item 6).
+ */
+function locationProblemText(err: AppError): string | undefined {
+  const invalid = err.extra.invalid_locations as string[] | undefined;
+  if (err.code !== 'INVALID_LOCATION' || !invalid?.length) return undefined;
+  const suggestions = (err.extra.suggestions ?? {}) as Record<string, string[]>;
+  const each = invalid.map((place) => {
+    const close = suggestions[place] ?? [];
+    return close.length
+      ? `“${place}” (did you mean ${close.map((s) => `“${s}”`).join(' or ')}?)`
+      : `“${place}” (no close match: give a country, a region or a city)`;
+  });
+  return `Unrecognised location${invalid.length === 1 ? '' : 's'}: ${each.join(', ')}.`;
+}
+
 /** What an AppError says to a person: the message, and each field's problem. */
 export function problemText(err: AppError): string {
+  const location = locationProblemText(err);
+  if (location) return location;
   const details = (err.extra.details as Array<{ field: string; message: string }> | undefined) ?? [];
   if (err.code === 'VALIDATION_ERROR' && details.length)
     return details.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message)).join('. ');

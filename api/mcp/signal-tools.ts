@@ -216,8 +216,8 @@ export function signalTools(services: Services): AnyToolDef[] {
       input: signalRef,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       run: async (caller, { signalId }) => {
-        await signals.delete(caller.accountId, signalId);
-        return { deleted: true, signalId };
+        const { warnings } = await signals.delete(caller.accountId, signalId);
+        return { deleted: true, signalId, ...(warnings.length > 0 ? { warnings } : {}) };
       },
     }),
     defineTool({
@@ -275,7 +275,7 @@ export function signalTools(services: Services): AnyToolDef[] {
       annotations: { ...CHANGES, idempotentHint: true },
       run: async (caller, { signalId, companies }) => {
         await watchlistOf(caller.accountId, signalId);
-        return services.db.transaction((tx) => services.watchlists.import(tx, signalId, companies));
+        return services.watchlists.add(signalId, companies);
       },
     }),
     defineTool({

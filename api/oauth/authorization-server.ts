@@ -75,6 +75,14 @@ export class AssistantAuthorization {
       const discovery = ctx.method === 'GET' ? ROOT_DISCOVERY.get(ctx.path) : undefined;
       if (discovery) ctx.path = discovery;
       else if (ctx.path !== OAUTH_PATH && !ctx.path.startsWith(`${OAUTH_PATH}/`)) return next();
+      const publicUrl = this.services.config.PUBLIC_URL;
+      if (publicUrl) {
+        // oidc-provider builds every endpoint it names (discovery, redirects) from the request's
+        // href: with PUBLIC_URL set, a forged Host or X-Forwarded-Host must not choose them.
+        const origin = new URL(publicUrl).origin;
+        const request = ctx.request;
+        Object.defineProperty(request, 'href', { configurable: true, get: () => `${origin}${request.originalUrl}` });
+      }
       if (ctx.method === 'POST' && ctx.path === REGISTRATION_PATH) {
         const waitSeconds = await this.services.assistantRegistrations.admit(ctx.ip);
         if (waitSeconds !== null) {
@@ -159,6 +167,9 @@ export class AssistantAuthorization {
       // read, write and enrich are the /mcp resource's scopes; listed here too because registration
       // checks a client's `scope` against this list (the MCP SDK registers with them).
       scopes: ['openid', 'offline_access', ...PERMISSIONS],
+      // Production serves the authorization code flow alone: the hybrid flow's ID token in the
+      // fragment is refused at /oauth/auth (unsupported_response_type) and in registrations.
+      ...(config.NODE_ENV === 'production' ? { responseTypes: ['code'] } : {}),
       clientDefaults: {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
@@ -170,9 +181,13 @@ export class AssistantAuthorization {
       // Not extra fields: listing two standard ones runs our production rules on them at registration.
       extraClientMetadata: {
         properties: ['redirect_uris', 'response_types'],
-        validator: (ctx, key, value) => {
+        validator: (ctx, key, value, client) => {
           if (ctx?.oidc?.route !== 'registration') return; // a stored client is loaded as it was accepted
-          const problem = assistantRegistrations.problemWith(key as 'redirect_uris' | 'response_types', value);
+          const problem = assistantRegistrations.problemWith(
+            key as 'redirect_uris' | 'response_types',
+            value,
+            client as { application_type?: unknown },
+          );
           // The provider names a problem that starts with `redirect_uris` invalid_redirect_uri (RFC 7591).
           if (problem) throw new errors.InvalidClientMetadata(problem.description);
         },

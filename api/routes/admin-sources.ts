@@ -3,8 +3,9 @@ import type { Services } from '../../src/services';
 import { notFound } from '../../src/errors';
 import { errorEnvelope } from '../schemas/common';
 import { defineRoute } from '../route';
-import { JOB_BOARD_ATS } from '../../src/providers/sources/job-boards';
-import { MAX_FEEDS_PER_COMPANY } from '../../src/services/sources/company-feeds';
+import { JOB_BOARD_ATS } from '../../src/sources/job-boards/platforms';
+import { MAX_FEEDS_PER_COMPANY } from '../../src/sources/news/company-feeds';
+import { blueskyHandle } from '../../src/services/competitors';
 
 const admin = { kind: 'admin' } as const;
 const tags = ['operator'];
@@ -23,7 +24,9 @@ const sourceStatus = z.object({
   running: z.boolean().meta({ description: 'A run started and has not finished (or was killed and resumes next run)' }),
   lastRunStartedAt: z.string().nullable(),
   lastRunFinishedAt: z.string().nullable(),
-  nextRunAt: z.string().nullable().meta({ description: "From the source's Temporal Schedule; null while disabled" }),
+  nextRunAt: z.string().nullable().meta({
+    description: "From the source's Temporal Schedule; null while disabled or while Temporal does not answer",
+  }),
   recordsIngested: z.number(),
   recordsDropped: z
     .number()
@@ -35,8 +38,20 @@ const sourceStatus = z.object({
     .string()
     .nullable()
     .meta({ description: "The source's own line: off and why, what its last release cost (people-data-labs)" }),
+  parked: z.array(z.object({ item: z.string(), reason: z.string(), parkedAt: z.string() })).meta({
+    description: 'Items a worker died on twice (parked with the reason): runs skip them until unparked or backfilled',
+  }),
 });
 const nameParam = z.object({ name: z.string().min(1).max(100) });
+
+export const unparkBody = z.strictObject({
+  item: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: "The parked item (as the source's status names it); without it every parked item" }),
+});
 
 export const jobBoardBody = z.strictObject({
   ats: z
@@ -75,6 +90,13 @@ const companySite = z.object({
   ats: z.string().nullable(),
   boardToken: z.string().nullable(),
   lastProblem: z.string().nullable(),
+  provenance: z.enum(['trusted', 'claimed']).meta({
+    description:
+      'claimed: known only through watchlist entries, so it reaches only their accounts (docs/decisions/claims.md)',
+  }),
+  claims: z
+    .array(z.object({ accountId: z.string(), claimedName: z.string().nullable(), claimedAt: z.string() }))
+    .meta({ description: 'The accounts that claimed the company, and the name each gave it' }),
 });
 
 export const pdlPersonBody = z.strictObject({
@@ -86,10 +108,20 @@ export const pdlPersonBody = z.strictObject({
     .regex(/^[A-Za-z0-9_-]+$/, 'must be a PDL person id such as "qEnOZ5Oh0poWnQ1luFBfVw_0000"'),
 });
 
+export const blueskyHandleBody = z.strictObject({
+  handle: blueskyHandle.nullable().meta({
+    description: "The company's Bluesky handle (acme.com, acme.bsky.social); null to look for it again from its domain",
+  }),
+});
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards, companyFeeds, companyProfiles, peopleDataLabs } = services;
-  const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>) =>
+  const { sources, jobBoards, companyFeeds, companyProfiles, companyClaims, peopleDataLabs, bluesky } = services;
+  const refusedRun = {
+    description: 'The source is disabled (SOURCE_DISABLED) or off (SOURCE_OFF, e.g. no API key): nothing runs',
+    schema: errorEnvelope,
+  };
+  const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>, refusable = false) =>
     defineRoute({
       method: 'post',
       path: `/admin/v1/sources/{name}/${verb}`,
@@ -98,7 +130,9 @@ export function adminSourceRoutes(services: Services) {
       tags,
       access: admin,
       params: nameParam,
-      responses: { 200: { description: 'The source now', schema: sourceStatus }, ...errors },
+      responses: refusable
+        ? { 200: { description: 'The source now', schema: sourceStatus }, ...errors, 409: refusedRun }
+        : { 200: { description: 'The source now', schema: sourceStatus }, ...errors },
       handle: ({ params }) => run(params.name),
     });
   return [
@@ -109,15 +143,51 @@ export function adminSourceRoutes(services: Services) {
       summary: 'The intent sources: enabled, last and next run, records and errors',
       tags,
       access: admin,
-      responses: { 200: { description: 'Every source', schema: z.object({ data: z.array(sourceStatus) }) }, ...errors },
-      handle: async () => ({ data: await sources.list() }),
+      responses: {
+        200: {
+          description: 'Every source',
+          schema: z.object({
+            items: z.array(sourceStatus),
+            data: z.array(sourceStatus).meta({
+              deprecated: true,
+              description: 'The same list as `items`, kept for clients of the first release',
+            }),
+          }),
+        },
+        ...errors,
+      },
+      handle: async () => {
+        // `items`, as every list of the public API; `data` stays for the clients that read it (docs/decisions/api-and-errors.md).
+        const items = await sources.list();
+        return { items, data: items };
+      },
     }),
-    action('run', 'Run the source now (through its schedule)', (name) => sources.runNow(name)),
+    action('run', 'Run the source now (through its schedule)', (name) => sources.runNow(name), true),
     action('enable', 'Enable the source and unpause its schedule', (name) => sources.setEnabled(name, true)),
     action('disable', 'Disable the source and pause its schedule', (name) => sources.setEnabled(name, false)),
-    action('backfill', 'Forget the cursor of an unfinished run and run from the first item', (name) =>
-      sources.backfill(name),
+    action(
+      'backfill',
+      'Forget the cursor of an unfinished run and run from the first item',
+      (name) => sources.backfill(name),
+      true,
     ),
+    defineRoute({
+      method: 'post',
+      path: '/admin/v1/sources/{name}/unpark',
+      operationId: 'adminSourceUnpark',
+      summary: 'Try a parked item (or every parked item) again at the next run',
+      tags,
+      access: admin,
+      params: nameParam,
+      body: unparkBody,
+      responses: {
+        200: { description: 'The source now', schema: sourceStatus },
+        401: errors[401],
+        404: { description: 'Unknown source, or no such parked item', schema: errorEnvelope },
+        422: { description: 'Invalid body', schema: errorEnvelope },
+      },
+      handle: ({ params, body }) => sources.unpark(params.name, body.item),
+    }),
     defineRoute({
       method: 'put',
       path: '/admin/v1/companies/{companyId}/job-board',
@@ -137,6 +207,30 @@ export function adminSourceRoutes(services: Services) {
         422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
       },
       handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/admin/v1/companies/{companyId}/bluesky-handle',
+      operationId: 'adminSetCompanyBlueskyHandle',
+      summary:
+        "Set a stored company's Bluesky handle, which the bluesky source then reads (else found from its domain)",
+      tags,
+      access: admin,
+      params: z.object({ companyId: z.string().min(1).max(200) }),
+      body: blueskyHandleBody,
+      responses: {
+        200: {
+          description: 'Set',
+          schema: z.object({ companyId: z.string(), handle: z.string().nullable() }),
+        },
+        401: errors[401],
+        404: { description: 'Unknown company', schema: errorEnvelope },
+        422: { description: 'Not a handle', schema: errorEnvelope },
+      },
+      handle: async ({ params, body }) => {
+        await bluesky.setCompanyHandle(params.companyId, body.handle);
+        return { companyId: params.companyId, handle: body.handle };
+      },
     }),
     defineRoute({
       method: 'post',
@@ -199,7 +293,7 @@ export function adminSourceRoutes(services: Services) {
       handle: async ({ params }) => {
         const site = await companyProfiles.siteOf(params.companyId);
         if (!site) throw notFound('Company site');
-        return site;
+        return { ...site, ...(await companyClaims.provenanceOf(params.companyId)) };
       },
     }),
   ];

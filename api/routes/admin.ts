@@ -182,6 +182,25 @@ export function adminRoutes(services: Services) {
     }),
     defineRoute({
       method: 'post',
+      path: '/admin/v1/members/password-reset',
+      operationId: 'adminResetMemberPassword',
+      summary:
+        'Give a dashboard member a new generated password (a lost demo sign-in); shown only in this answer, earlier sessions end',
+      tags,
+      access: admin,
+      body: z.strictObject({ email: z.string().max(254).meta({ description: "The member's sign-in email" }) }),
+      responses: {
+        200: {
+          description: 'The new password, shown only now',
+          schema: z.object({ email: z.string(), password: z.string() }),
+        },
+        ...adminErrors,
+        404: { description: 'No member signs in with that email', schema: errorEnvelope },
+      },
+      handle: ({ body }) => services.members.resetPassword(body.email),
+    }),
+    defineRoute({
+      method: 'post',
       path: '/admin/v1/accounts/{accountId}/crm-connections',
       operationId: 'adminRecordCrmConnection',
       summary:

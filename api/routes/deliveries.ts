@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../src/services';
 import { DELIVERY_STATUSES } from '../../src/services/deliveries/deliveries';
-import { webhookUrlSchema } from '../../src/services/webhook-targets';
+import { webhookUrlSchema } from '../../src/destinations/webhook/webhook-targets';
 import { authErrors, errorEnvelope, pageEnvelope, pageQuery, uuidParam } from '../schemas/common';
 import { defineRoute } from '../route';
 

@@ -44,7 +44,7 @@ export function previewSignal(services: Services, caller: Caller, body: z.output
   const { signalTypeId, ...rest } = body;
   const parsed = createBodyOf(signalType(signalTypeId)).safeParse({ ...rest, name: rest.name ?? 'Preview' });
   if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
-  return services.signalPreviews.preview(caller.accountId, signalTypeId, parsed.data);
+  return services.signalPreviews.preview(caller, signalTypeId, parsed.data);
 }
 
 /** The OpenAPI operation that creates a signal of the type. */
@@ -82,6 +82,19 @@ export function signalRoutes(services: Services) {
         400: writeErrors[400],
         422: writeErrors[422],
         ...authErrors,
+        429: {
+          description:
+            'Over the per-key request rate (RATE_LIMITED), or the key already has its cap of previews running (TOO_MANY_CONCURRENT_REQUESTS, answered at once); see Retry-After',
+          schema: errorEnvelope,
+        },
+        503: {
+          description: 'Every connection for previews is busy (ANALYSIS_BUSY); see Retry-After',
+          schema: errorEnvelope,
+        },
+        504: {
+          description: 'The preview read past its time-out and was stopped (PREVIEW_TIMEOUT)',
+          schema: errorEnvelope,
+        },
       },
       handle: ({ caller, body }) => previewSignal(services, caller, body),
     }),
@@ -168,8 +181,20 @@ export function signalRoutes(services: Services) {
       tags,
       access: write,
       params: signalParam,
-      responses: { 204: { description: 'Deleted' }, ...notFound, ...authErrors },
-      handle: ({ caller, params }) => signals.delete(caller.accountId, params.signalId),
+      responses: {
+        204: {
+          description:
+            "Deleted. When Temporal did not confirm within a second that the signal's workflows stopped, a `Warning: 199` header says so (the deletion stands)",
+        },
+        ...notFound,
+        ...authErrors,
+      },
+      handle: async ({ caller, params, ctx }) => {
+        const { warnings } = await signals.delete(caller.accountId, params.signalId);
+        // 204 has no body: the warning travels as RFC 7234's miscellaneous warning (199).
+        if (warnings.length > 0)
+          ctx.set('Warning', warnings.map((w) => `199 - ${JSON.stringify(w.message)}`).join(', '));
+      },
     }),
     defineRoute({
       method: 'get',
@@ -186,4 +211,3 @@ export function signalRoutes(services: Services) {
 }
 
 export const signalIdParam = signalParam;
-export type SignalIdParam = z.output<typeof signalParam>;

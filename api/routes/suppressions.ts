@@ -40,6 +40,11 @@ export function suppressionRoutes(services: Services) {
       body: addSuppressionsBody,
       responses: {
         200: { description: 'Added, duplicates and rejected entries (by index)', schema: suppressionsAdded },
+        409: {
+          description:
+            "The entries would take the account's list past its limit; nothing added (SUPPRESSION_LIMIT_REACHED)",
+          schema: errorEnvelope,
+        },
         422: {
           description: 'Not an entry or an array of 1 to 10,000 of them, or a single unusable entry (VALIDATION_ERROR)',
           schema: errorEnvelope,
@@ -67,6 +72,11 @@ export function suppressionRoutes(services: Services) {
         200: { description: 'Counts and the rejected lines', schema: suppressionImportResult },
         400: { description: 'Not CSV, no header, or unreadable', schema: errorEnvelope },
         404: { description: 'Unknown signal (NOT_FOUND)', schema: errorEnvelope },
+        409: {
+          description:
+            "The file would take the account's list past its limit; nothing added (SUPPRESSION_LIMIT_REACHED)",
+          schema: errorEnvelope,
+        },
         413: { description: 'Body over 10 MB', schema: errorEnvelope },
         ...authErrors,
       },

@@ -63,10 +63,7 @@ export function watchlistRoutes(services: Services) {
       responses: { 200: { description: 'Import result', schema: importResult }, ...errors },
       handle: async ({ caller, params, body }) => {
         await watchlistOf(caller.accountId, params.signalId);
-        const result = await services.db.transaction((tx) =>
-          services.watchlists.import(tx, params.signalId, body.companies),
-        );
-        return result;
+        return services.watchlists.add(params.signalId, body.companies);
       },
     }),
     defineRoute({

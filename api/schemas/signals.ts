@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { SIGNAL_STATUSES } from '../../src/db/entities/signal';
-import { companyEntries, companyEntry } from '../../src/services/signals/config';
-import { destinationsPatch } from '../../src/services/signals/destinations';
+import { companyEntries, companyEntry } from '../../src/signal-types/kit/config';
+import { destinationsPatchSchema } from '../../src/destinations/settings';
 import { crmExclusionsSetting } from '../../src/services/signals/crm-exclusions';
 import { SIGNAL_TYPES, SIGNAL_TYPE_IDS, type SignalType } from '../../src/signal-types/registry';
 import type { CreateSignalInput } from '../../src/services/signals/signals';
-import { webhookUrlSchema } from '../../src/services/webhook-targets';
+import { webhookUrlSchema } from '../../src/destinations/webhook/webhook-targets';
 import { pageEnvelope, pageQuery } from './common';
 
 const name = z.string().trim().min(1).max(255);
@@ -61,7 +61,14 @@ export const signalPreviewSchema = z
   .object({
     windowDays: z.number().int(),
     matchingEvents: z.number().int(),
-    expectedLeads: z.number().int(),
+    expectedLeads: z.number().int().meta({
+      description:
+        "Leads the window's events make that the daily cap lets through, day by day: the funnel's last `remaining`",
+    }),
+    heldByCap: z
+      .number()
+      .int()
+      .meta({ description: "Leads the cap still held back at the window's end; later days produce them" }),
     expectedLeadsPerDay: z.number(),
     expectedCreditsPerDay: z.number(),
     capLimited: z.boolean(),
@@ -80,7 +87,7 @@ export const updateSignalBody = z
         'Merged into the stored config: send only changed fields; an empty list clears a list; null removes a field',
     }),
     webhookUrl,
-    destinations: destinationsPatch.optional(),
+    destinations: destinationsPatchSchema().optional(),
     crmExclusions: crmExclusionsSetting.optional(),
     dailyLeadLimit: dailyLeadLimit.optional(),
     duplicateHandling: duplicateHandling.optional(),

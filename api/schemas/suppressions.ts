@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_SUPPRESSIONS_PER_CALL, SUPPRESSION_KINDS } from '../../src/services/suppressions';
+import { MAX_SUPPRESSIONS_PER_CALL, SUPPRESSION_KINDS, suppressionEntryInput } from '../../src/services/suppressions';
 import { pageEnvelope, pageQuery } from './common';
 
 const kind = z.enum(SUPPRESSION_KINDS).meta({
@@ -7,15 +7,16 @@ const kind = z.enum(SUPPRESSION_KINDS).meta({
     '`email` (one person), `domain` (a company and every person of it, and emails at it) or `company_url` (a professional-network company page)',
 });
 
-export const suppressionEntry = z
-  .strictObject({
+/** The service's entry schema (one for JSON, CSV lines, the tool and the dashboard), described. */
+export const suppressionEntry = suppressionEntryInput
+  .extend({
     kind,
-    value: z
-      .string()
-      .max(2000)
-      .meta({ description: 'Normalised as watchlist entries are (acme.com, a URL, an email)' }),
-    note: z.string().max(1000).nullish(),
-    signalId: z.uuid().nullish().meta({ description: 'Only this signal; absent or null for the whole account' }),
+    value: suppressionEntryInput.shape.value.meta({
+      description: 'Normalised as watchlist entries are (acme.com, a URL, an email)',
+    }),
+    signalId: suppressionEntryInput.shape.signalId.meta({
+      description: 'Only this signal; absent or null for the whole account',
+    }),
   })
   .meta({ id: 'SuppressionEntry' });
 

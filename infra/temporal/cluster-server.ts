@@ -206,7 +206,7 @@ async function freePorts(frontend?: number): Promise<ServerPorts> {
 
 function dynamicConfigYaml(): string {
   return Object.entries(SERVER_DYNAMIC_CONFIG)
-    .map(([key, value]) => `${key}:\n  - value: ${value}\n`)
+    .map(([key, value]) => `${key}:\n  - value: ${JSON.stringify(value)}\n`)
     .join('');
 }
 

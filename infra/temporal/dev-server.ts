@@ -18,6 +18,8 @@ export interface DevServerOptions {
   namespace?: string;
   logLevel?: string;
   onLog?: (line: string) => void;
+  /** Dynamic config beside {@link SERVER_DYNAMIC_CONFIG} (the tests' shorter drainage checks). */
+  dynamicConfig?: DynamicConfig;
 }
 
 export interface RunningDevServer {
@@ -40,14 +42,25 @@ const READY_TIMEOUT_MS = 60_000;
 const FILE_SQLITE_PRAGMAS = ['journal_mode=wal', 'synchronous=normal'];
 const sqlitePragmaFlags = (dbFilename?: string) =>
   dbFilename ? FILE_SQLITE_PRAGMAS.flatMap((pragma) => ['--sqlite-pragma', pragma]) : [];
+/** Dynamic config values (JSON values: the CLI's flags and the cluster's YAML file both read them). */
+export type DynamicConfig = Readonly<Record<string, boolean | number | string>>;
 /**
  * Eager activity execution (off by default in servers up to 1.31): the signal workflow's
  * production activity comes back with the workflow task's answer instead of a poll later.
+ * Worker Deployments (Worker Versioning, docs/decisions/deploys.md): on by default in 1.29 and
+ * 1.32, written out so that a server whose default differs still allows them.
  */
-export const SERVER_DYNAMIC_CONFIG: Readonly<Record<string, boolean>> = { 'system.enableActivityEagerExecution': true };
-const serverFlags = (dbFilename?: string) => [
+export const SERVER_DYNAMIC_CONFIG: DynamicConfig = {
+  'system.enableActivityEagerExecution': true,
+  'system.enableDeploymentVersions': true,
+  'frontend.workerVersioningWorkflowAPIs': true,
+};
+const serverFlags = (dbFilename?: string, extra: DynamicConfig = {}) => [
   ...sqlitePragmaFlags(dbFilename),
-  ...Object.entries(SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${value}`]),
+  ...Object.entries({ ...SERVER_DYNAMIC_CONFIG, ...extra }).flatMap(([key, value]) => [
+    '--dynamic-config-value',
+    `${key}=${JSON.stringify(value)}`,
+  ]),
 ];
 
 /**
@@ -61,7 +74,14 @@ export async function startTemporalDevServer(opts: DevServerOptions = {}): Promi
   const port = await choosePort(opts.port, 'the Temporal dev server');
   const uiPort = opts.headless ? undefined : await choosePort(opts.uiPort, 'the Temporal Web UI');
   if (opts.dbFilename) mkdirSync(path.dirname(path.resolve(opts.dbFilename)), { recursive: true });
-  const settings = { port, uiPort, namespace, dbFilename: opts.dbFilename, logLevel: opts.logLevel ?? 'warn' };
+  const settings = {
+    port,
+    uiPort,
+    namespace,
+    dbFilename: opts.dbFilename,
+    logLevel: opts.logLevel ?? 'warn',
+    dynamicConfig: opts.dynamicConfig,
+  };
 
   const cli = findTemporalCli();
   const server = cli ? spawnCliServer(cli, settings, opts.onLog) : await startDownloadedServer(settings);
@@ -80,6 +100,7 @@ interface ServerSettings {
   namespace: string;
   dbFilename?: string;
   logLevel: string;
+  dynamicConfig?: DynamicConfig;
 }
 
 interface StartingServer extends RunningDevServer {
@@ -107,7 +128,7 @@ function spawnCliServer(cli: string, settings: ServerSettings, onLog?: (line: st
     String(settings.port),
     ...(settings.uiPort === undefined ? ['--headless'] : ['--ui-port', String(settings.uiPort)]),
     ...(settings.dbFilename ? ['--db-filename', settings.dbFilename] : []),
-    ...serverFlags(settings.dbFilename),
+    ...serverFlags(settings.dbFilename, settings.dynamicConfig),
     '--namespace',
     settings.namespace,
     '--log-level',
@@ -131,7 +152,7 @@ async function startDownloadedServer(settings: ServerSettings): Promise<Starting
         ui: settings.uiPort !== undefined,
         uiPort: settings.uiPort,
         searchAttributes: [...searchAttributeKeys],
-        extraArgs: serverFlags(settings.dbFilename),
+        extraArgs: serverFlags(settings.dbFilename, settings.dynamicConfig),
         log: { format: 'pretty', level: settings.logLevel },
       },
     });

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { webhookHeaders } from '../../src/services/deliveries/webhook-signature';
+import { webhookHeaders } from '../../src/destinations/webhook/webhook-signature';
 
 interface Job {
   url: string;

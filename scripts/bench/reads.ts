@@ -7,7 +7,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Client as PgClient } from 'pg';
 import { buildLeadPayload } from '../../src/services/leads/payload';
-import type { Candidate } from '../../src/services/leads/candidate';
+import type { Candidate } from '../../src/signal-types/kit/candidate';
 import { findFreePort } from '../../infra/net/ports';
 import { call, createAccount, expectStatus } from './http';
 import type { BenchStack } from './stack';

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { verifyWebhook } from '../../src/services/deliveries/webhook-signature';
+import { verifyWebhook } from '../../src/destinations/webhook/webhook-signature';
 
 export interface BenchReceiver {
   url: string;

@@ -183,3 +183,83 @@ export async function startSiteStandIn(): Promise<SiteStandIn> {
       }),
   };
 }
+
+export interface EdgarStandIn {
+  origin: string;
+  /** Arrival times (performance.now()) of every request. */
+  arrivals: number[];
+  /** The day whose daily form index lists the tender offers. */
+  day: string;
+  close(): Promise<void>;
+}
+
+/**
+ * EDGAR for the sec-filings source: empty current feeds, one daily form index (`form.idx`)
+ * listing `filings` tender offers (SC TO-T) of distinct targets, and each filing's `.hdr.sgml`
+ * naming its subject company and bidder, in EDGAR's formats (docs/sources/sec-filings.md).
+ */
+export async function startEdgarStandIn(filings: number, day: string): Promise<EdgarStandIn> {
+  const arrivals: number[] = [];
+  const cik = (n: number) => String(1_800_000 + n).padStart(10, '0');
+  const accession = (n: number) => `0001193125-26-${String(800_000 + n).padStart(6, '0')}`;
+  const compact = day.replace(/-/g, '');
+  const index = [
+    'Description:           Daily Index of EDGAR Dissemination Feed by Form Type',
+    `Last Data Received:    ${day}`,
+    ' ',
+    'Form Type   Company Name                                                  CIK         Date Filed  File Name',
+    '-'.repeat(141),
+    ...Array.from(
+      { length: filings },
+      (_, n) =>
+        `${'SC TO-T'.padEnd(12)}${`TARGET ${n} INC`.padEnd(62)}${String(Number(cik(n))).padEnd(12)}${compact.padEnd(12)}edgar/data/${Number(cik(n))}/${accession(n)}.txt`,
+    ),
+    '',
+  ].join('\n');
+  const party = (tag: string, id: string, name: string) =>
+    `<${tag}>\n<COMPANY-DATA>\n<CONFORMED-NAME>${name}\n<CIK>${id}\n</COMPANY-DATA>\n<BUSINESS-ADDRESS>\n<CITY>WILMINGTON\n<STATE>DE\n</BUSINESS-ADDRESS>\n</${tag}>`;
+  const server = http.createServer((req, res) => {
+    arrivals.push(performance.now());
+    const url = req.url ?? '/';
+    const header = /\/Archives\/edgar\/data\/(\d+)\/\d+\/(\d{10}-\d{2}-(\d{6}))\.hdr\.sgml$/.exec(url);
+    if (url.startsWith('/cgi-bin/browse-edgar?action=getcurrent')) {
+      res
+        .writeHead(200, { 'content-type': 'application/atom+xml' })
+        .end(
+          '<?xml version="1.0" encoding="ISO-8859-1" ?><feed xmlns="http://www.w3.org/2005/Atom"><title>Latest Filings</title></feed>',
+        );
+    } else if (url.endsWith(`/form.${compact}.idx`)) {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(index);
+    } else if (header) {
+      const n = Number(header[3]) - 800_000;
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(
+          [
+            `<SEC-HEADER>${header[2]}.hdr.sgml : ${compact}`,
+            `<TYPE>SC TO-T`,
+            `<FILING-DATE>${compact}`,
+            party('SUBJECT-COMPANY', cik(n), `TARGET ${n} INC`),
+            party('FILED-BY', String(2_800_000 + n).padStart(10, '0'), `BIDDER ${n} CORP`),
+            '</SEC-HEADER>',
+            '',
+          ].join('\n'),
+        );
+    } else {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+    }
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    arrivals,
+    day,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

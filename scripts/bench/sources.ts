@@ -22,20 +22,28 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client as PgClient } from 'pg';
 import { cpuReading } from './cpu';
 import { call, expectStatus } from './http';
-import { phaseOf } from '../../src/services/sources/board-phases';
+import { phaseOf } from '../../src/sources/job-boards/board-phases';
 import {
   boardToken,
   hostOf,
   platformOf,
   siteDomain,
   startBoardStandIns,
+  startEdgarStandIn,
   startSiteStandIn,
   type BoardStandIns,
+  type EdgarStandIn,
   type SiteStandIn,
 } from './source-stand-ins';
 import { residentMB, type BenchStack } from './stack';
+import { awardRelease, startPublisher, type PublisherServer } from '../../test/sources/tender-fixtures';
+import { registerCompanyName, startRegisterStandIn, type RegisterStandIn } from './register-stand-in';
 import { percentile } from './stats';
 
+/** New directors at known companies the companies-house row reads in one run. */
+const REGISTER_APPOINTMENTS = 40;
+/** Companies House REST: 600 requests per 5 minutes per key (HOST_INTERVALS_MS), whatever the worker's interval. */
+const REGISTER_INTERVAL_MS = 500;
 /** The production pace: one request per host per second (SOURCES_HOST_INTERVAL_MS). */
 const PRODUCTION_INTERVAL_MS = 1000;
 const CYCLE_HOURS = 6;
@@ -46,10 +54,20 @@ const STATS_SETTLE_MS = 11_000;
 /** Arrival jitter allowed under the interval (the request's own trip over loopback). */
 const JITTER_MS = 5;
 const POLL_MS = 1000;
+/** Tender offers the sec-filings measurement reads from one daily index. */
+const SEC_FILINGS = 200;
+/** SEC's fair-access pace for www.sec.gov (HOST_INTERVALS_MS): the bench cannot go faster, nor can production. */
+const SEC_INTERVAL_MS = 100;
 
 export interface SourcesSetup {
   standIns: BoardStandIns;
   site: SiteStandIn;
+  /** A stand-in of Find a Tender's OCDS API (its host mapped there), for the tender row. */
+  tenders: PublisherServer;
+  /** Companies House: its streams and REST API, for the companies-house row. */
+  register: RegisterStandIn;
+  /** EDGAR for sec-filings (www.sec.gov mapped to it). */
+  edgar: EdgarStandIn;
   /** Companies whose site the company-profiles source reads (the first ones; the others have no domain). */
   sites: number;
   /** The stack's environment: the hosts mapped to the stand-ins, no run on its own during the bench. */
@@ -61,15 +79,30 @@ export interface SourcesSetup {
 export async function prepareSources(size: { sites: number }): Promise<SourcesSetup> {
   const standIns = await startBoardStandIns();
   const site = await startSiteStandIn();
+  const tenders = await startPublisher('ocds', FIND_A_TENDER_PATH, `https://${FIND_A_TENDER_HOST}`);
+  const register = await startRegisterStandIn(REGISTER_APPOINTMENTS);
+  const edgar = await startEdgarStandIn(SEC_FILINGS, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
   // One host per company: each domain mapped to the one local site (the map must fit in the environment).
   const sites = Array.from({ length: size.sites }, (_, n) => `${siteDomain(n)}=${site.origin}`);
   const never = '8760h';
   return {
     standIns,
     site,
+    tenders,
+    register,
+    edgar,
     sites: size.sites,
     env: {
-      SOURCES_HOST_MAP: [standIns.hostMap, ...sites].join(','),
+      SOURCES_HOST_MAP: [
+        standIns.hostMap,
+        `${FIND_A_TENDER_HOST}=${tenders.origin}`,
+        register.hostMap,
+        `www.sec.gov=${edgar.origin}`,
+        ...sites,
+      ].join(','),
+      COMPANIES_HOUSE_API_KEY: 'bench-rest-key',
+      COMPANIES_HOUSE_STREAM_KEY: 'bench-stream-key',
+      COMPANIES_HOUSE_STREAM_READ_SECONDS: '10',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       // Runs start when the bench says so (run now); a year between scheduled ones keeps them out of the way.
       JOB_BOARDS_TICK: never,
@@ -79,8 +112,15 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
       TED_INTERVAL: never,
       PEOPLE_DATA_LABS_INTERVAL: never,
       COMPANIES_HOUSE_INTERVAL: never,
+      FIND_A_TENDER_INTERVAL: never,
+      CONTRACTS_FINDER_INTERVAL: never,
+      USASPENDING_INTERVAL: never,
+      FIND_A_TENDER_HOST_INTERVAL_MS: '0',
+      BLUESKY_INTERVAL: never,
+      FORECASTS_INTERVAL: never,
+      SEC_FILINGS_INTERVAL: never,
     },
-    workerEnv: { SOURCES_HOST_INTERVAL_MS: '0' },
+    workerEnv: { SOURCES_HOST_INTERVAL_MS: '0', FIND_A_TENDER_HOST_INTERVAL_MS: '0' },
   };
 }
 
@@ -161,7 +201,43 @@ export async function runSources(
 ): Promise<SourcesResult> {
   const context = { stack, db, setup, log };
   const jobBoards = await measureJobBoards(context, size);
-  return { companies: size.companies, sources: [jobBoards, await measureCompanySites(context)] };
+  const sites = await measureCompanySites(context);
+  const tenders = await measureFindATender(context, size);
+  const register = await measureCompaniesHouse(context);
+  const secFilings = await measureSecFilings(context);
+  const forecasts = await measureForecasts(context, size);
+  return { companies: size.companies, sources: [jobBoards, sites, tenders, register, secFilings, forecasts] };
+}
+
+/**
+ * forecasts over the store the job boards filled (every company's postings): a first pass of
+ * every rule over every company with events in its lookback, then a pass with nothing changed,
+ * which looks at no company (docs/sources/forecasts.md). No requests: the store is all it reads.
+ */
+async function measureForecasts(context: Context, size: { companies: number }): Promise<SourceMeasurement> {
+  const memory = sampleMemory(context.stack);
+  const first = await measureCycle(context, 'forecasts', 'first pass over the store', size.companies, 0, () => 0);
+  const again = await measureCycle(context, 'forecasts', 'a pass with nothing changed', size.companies, 0, () => 0);
+  const { workerMB, peakMB } = memory.stop();
+  return {
+    source: 'forecasts',
+    unit: 'companies',
+    items: size.companies,
+    byHost: {},
+    cycles: [first, again],
+    requestsPerItem: 0,
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: 0,
+      workMs: first.msPerItem,
+      cycleS: again.elapsedMs / 1000,
+      runNowS: first.elapsedMs / 1000,
+      method:
+        'the four rules over every company at once (first pass), then a run with nothing changed; ' +
+        'a run looks only at companies with changed events, so its time follows the changes',
+    },
+  };
 }
 
 async function measureJobBoards(
@@ -318,6 +394,185 @@ async function measureCompanySites(context: Context): Promise<SourceMeasurement>
       method:
         `per-site time w = ${read.msPerItem.toFixed(1)} ms at interval 0 for ${requestsPerItem.toFixed(1)} requests to the site's own host; ` +
         `at ${PRODUCTION_INTERVAL_MS} ms/host those are a second apart, so a site takes (requests - 1) s + w, sites one after another`,
+    },
+  };
+}
+
+const FIND_A_TENDER_HOST = 'www.find-tender.service.gov.uk';
+const FIND_A_TENDER_PATH = '/api/1.0/ocdsReleasePackages';
+/** Find a Tender's own pace (FIND_A_TENDER_HOST_INTERVAL_MS): it answers 429 after about 12 quick requests. */
+const FIND_A_TENDER_INTERVAL_MS = 5000;
+const RELEASES_PER_PAGE = 100;
+
+/**
+ * find-a-tender, the smallest honest row of the tender sources: one run over award releases of
+ * the bench's companies (one fifth of them), served by a stand-in of its OCDS API
+ * (test/sources/tender-fixtures.ts) 100 a page by cursor, every supplier written as registers
+ * write it (`BOARD COMPANY 7 LIMITED`), so each is matched by name with its legal ending and
+ * becomes an event. At the production pace a run of P pages takes (P - 1) × 5 s + w.
+ * contracts-finder and usaspending read with the same kit (award-feed.ts) and are not benched apart.
+ */
+async function measureFindATender(context: Context, size: { companies: number }): Promise<SourceMeasurement> {
+  const { stack, setup } = context;
+  if (setup.workerEnv.SOURCES_HOST_INTERVAL_MS !== '0') {
+    setup.workerEnv.SOURCES_HOST_INTERVAL_MS = '0';
+    await stack.restartWorker();
+  }
+  const awards = Math.max(100, Math.floor(size.companies / 5));
+  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  for (let n = 0; n < awards; n++) {
+    const supplier = { id: `GB-PPON-BENCH-${n}`, name: `BOARD COMPANY ${n} LIMITED`, roles: ['supplier'] };
+    setup.tenders.items.push(
+      awardRelease({
+        ocid: `ocds-h6vhtk-bench${String(n).padStart(6, '0')}`,
+        id: `${String(n).padStart(6, '0')}-2026`,
+        date: `${day}T09:00:00Z`,
+        title: `Bench services ${n}`,
+        buyer: { id: 'GB-SRS-bench', name: 'Bench Borough Council' },
+        parties: [supplier, { id: 'GB-SRS-bench', name: 'Bench Borough Council', roles: ['buyer'] }],
+        awards: [
+          { id: '1', date: `${day}T00:00:00Z`, value: { amount: 10_000 + n, currency: 'GBP' }, suppliers: [supplier] },
+        ],
+      }),
+    );
+  }
+  const memory = sampleMemory(stack);
+  const read = await measureCycle(
+    context,
+    'find-a-tender',
+    `first read, ${awards} award releases`,
+    awards,
+    0,
+    () => setup.tenders.requests.length,
+  );
+  const { workerMB, peakMB } = memory.stop();
+  const pages = Math.ceil(awards / RELEASES_PER_PAGE);
+  const runS = ((pages - 1) * FIND_A_TENDER_INTERVAL_MS + read.elapsedMs) / 1000;
+  return {
+    source: 'find-a-tender',
+    unit: 'awards',
+    items: awards,
+    byHost: { [FIND_A_TENDER_HOST]: pages },
+    cycles: [read],
+    requestsPerItem: read.requests / awards,
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: FIND_A_TENDER_INTERVAL_MS,
+      workMs: read.msPerItem,
+      cycleS: runS,
+      runNowS: runS,
+      method:
+        `one run of ${awards} award releases in ${pages} pages of ${RELEASES_PER_PAGE} at interval 0 took ${(read.elapsedMs / 1000).toFixed(1)} s; ` +
+        `at Find a Tender's ${FIND_A_TENDER_INTERVAL_MS} ms between requests the pages add (pages - 1) × 5 s`,
+    },
+  };
+}
+
+/**
+ * companies-house over REGISTER_APPOINTMENTS new directors, one at each of as many stored
+ * companies: one run reads the officers stream (and the empty PSC stream), then per company its
+ * profile, the officer's appointment list and the filing history. The REST host is paced at the
+ * per-key limit (500 ms) in every phase, so the run is bound by it: a company takes its requests
+ * × 500 ms, which the arrivals check (no two REST requests closer than 500 ms) confirms.
+ */
+async function measureCompaniesHouse(context: Context): Promise<SourceMeasurement> {
+  const { db, setup, log, stack } = context;
+  await db.query(
+    `INSERT INTO companies (id, name, name_key, hq_country_code)
+     SELECT 'bench-ch-co-' || g, $2 || g, lower($2) || g, 'GB' FROM generate_series(0, $1::int - 1) g`,
+    [REGISTER_APPOINTMENTS, registerCompanyName(0).slice(0, -1)],
+  );
+  const memory = sampleMemory(stack);
+  const run = await measureCycle(
+    context,
+    'companies-house',
+    `${REGISTER_APPOINTMENTS} new directors at known companies`,
+    REGISTER_APPOINTMENTS,
+    REGISTER_INTERVAL_MS,
+    () => setup.register.restArrivals.length,
+  );
+  const { workerMB, peakMB } = memory.stop();
+  const host = hostCheck('api.company-information.service.gov.uk', setup.register.restArrivals, REGISTER_INTERVAL_MS);
+  log(
+    `  ${host.host}: ${host.requests} requests, smallest gap ${host.minGapMs.toFixed(1)} ms (per-key limit ${REGISTER_INTERVAL_MS}), ` +
+      `${host.tooClose} closer than the limit less ${JITTER_MS} ms`,
+  );
+  const requestsPerItem = run.requests / run.items;
+  const perItemMs = Math.max(run.msPerItem, requestsPerItem * REGISTER_INTERVAL_MS);
+  // A 5-minute run holds this many new appointments' companies at the key's limit.
+  const perRun = Math.floor((5 * 60_000) / perItemMs);
+  return {
+    source: 'companies-house',
+    unit: 'new directors',
+    items: REGISTER_APPOINTMENTS,
+    byHost: { 'api.company-information.service.gov.uk': REGISTER_APPOINTMENTS },
+    cycles: [run],
+    requestsPerItem,
+    paced: { cycle: run, expectedMsPerItem: requestsPerItem * REGISTER_INTERVAL_MS, hosts: [host] },
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: REGISTER_INTERVAL_MS,
+      workMs: run.msPerItem,
+      cycleS: (REGISTER_APPOINTMENTS * perItemMs) / 1000,
+      runNowS: (REGISTER_APPOINTMENTS * perItemMs) / 1000,
+      method:
+        `per company ${requestsPerItem.toFixed(1)} REST requests (profile, the officer's appointment list, filing history) ` +
+        `at the per-key ${REGISTER_INTERVAL_MS} ms: ${perItemMs.toFixed(0)} ms per new director's company, ~${perRun} per 5-minute run ` +
+        `(a company already linked skips its profile)`,
+    },
+  };
+}
+
+/**
+ * sec-filings over one daily index of tender offers: each filing's header read and made two
+ * companies and two deal events (the deal check at ingestion included). www.sec.gov is paced at
+ * SEC's 100 ms whatever SOURCES_HOST_INTERVAL_MS says, so this run is the production pace itself;
+ * the host check shows the requests never came closer.
+ */
+async function measureSecFilings(context: Context): Promise<SourceMeasurement> {
+  const { stack, db, setup, log } = context;
+  await db.query(
+    `INSERT INTO sec_filings_index_days (day) VALUES ($1::date) ON CONFLICT (day) DO UPDATE SET read_at = NULL`,
+    [setup.edgar.day],
+  );
+  setup.edgar.arrivals.length = 0;
+  const memory = sampleMemory(stack);
+  const read = await measureCycle(
+    context,
+    'sec-filings',
+    'tender offers from a daily index',
+    SEC_FILINGS,
+    SEC_INTERVAL_MS,
+    () => setup.edgar.arrivals.length,
+  );
+  const { workerMB, peakMB } = memory.stop();
+  const host = hostCheck('www.sec.gov', setup.edgar.arrivals, SEC_INTERVAL_MS);
+  log(
+    `  www.sec.gov: ${host.requests} requests, smallest gap ${host.minGapMs.toFixed(1)} ms (interval ${SEC_INTERVAL_MS}), ` +
+      `${host.tooClose} closer, busiest second ${host.busiestSecond}`,
+  );
+  const requestsPerItem = read.requests / read.items;
+  const perItemMs = Math.max(read.msPerItem, requestsPerItem * SEC_INTERVAL_MS);
+  return {
+    source: 'sec-filings',
+    unit: 'filings',
+    items: SEC_FILINGS,
+    byHost: { 'www.sec.gov': SEC_FILINGS },
+    cycles: [read],
+    requestsPerItem,
+    paced: { cycle: read, expectedMsPerItem: perItemMs, hosts: [host] },
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: SEC_INTERVAL_MS,
+      workMs: read.msPerItem,
+      cycleS: (SEC_FILINGS * perItemMs) / 1000,
+      runNowS: (SEC_FILINGS * perItemMs) / 1000,
+      method:
+        `per-filing time w = ${read.msPerItem.toFixed(1)} ms for ${requestsPerItem.toFixed(2)} requests at SEC's ${SEC_INTERVAL_MS} ms for all workers; ` +
+        `a filing takes max(w, requests × ${SEC_INTERVAL_MS} ms), filings one after another`,
     },
   };
 }

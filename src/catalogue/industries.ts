@@ -664,7 +664,10 @@ export function suggestIndustries(name: string): string[] {
     const candidate = foldText(industry.name);
     let score: number;
     if (candidate === folded) score = 0;
-    else if (folded.length >= 4 && (candidate.includes(folded) || folded.includes(candidate))) score = 1;
+    // Containing it: the closest in length first, so "Softwar" suggests "Software Development"
+    // before "IT System Custom Software Development" (the difference stays under one typo's score).
+    else if (folded.length >= 4 && (candidate.includes(folded) || folded.includes(candidate)))
+      score = 1 + Math.abs(candidate.length - folded.length) / 1000;
     else {
       const distance = boundedEditDistance(folded, candidate, tolerance);
       if (distance > tolerance) return;

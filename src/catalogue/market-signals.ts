@@ -26,7 +26,6 @@ export const FUNDING_STAGES = [
   'Grant',
   'Undisclosed',
 ] as const;
-export type FundingStage = (typeof FUNDING_STAGES)[number];
 
 /** The fundraising `signal` block beyond the common fields (the specification's "fields seen"). */
 export const FUNDRAISING_SIGNAL_FIELDS = ['funding_stage', 'funding_amount_usd', 'announcement_date'] as const;

@@ -98,6 +98,15 @@ export function lastSignalLabel(key: WatchlistEventKey): string {
 export const JOB_CHANGE_LAST_SIGNAL_LABEL = 'Job Change';
 
 /**
+ * What a social event's `engagement_type` says. The bluesky source (docs/sources.md) maps
+ * likes and reposts of a watched company's posts to `company_post_reactions`, of a
+ * competitor's posts to `competitor_social_reactions`, and a competitor's new followers to
+ * `competitor_connections`; the account watchlist reads competitor events at the competitors
+ * of its account (src/signal-types/watched-companies.ts, `competitorOfSignal`).
+ */
+export const SOCIAL_ENGAGEMENT_TYPES = ['like', 'repost', 'follow'] as const;
+
+/**
  * Events that are about a person by nature, so their lead carries a contact
  * even without persona targeting. The others are company events: their
  * `contact` is the empty string unless `targetPersonas` is set.

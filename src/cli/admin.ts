@@ -26,11 +26,12 @@ function baseUrl(): string {
 
 function adminToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
-  const file = resolve(process.cwd(), '.data/admin-token');
+  // Where `npm start` keeps it: its data folder, `.data` unless INTENT_LEADS_DATA_DIR moves it.
+  const file = resolve(process.cwd(), process.env.INTENT_LEADS_DATA_DIR ?? '.data', 'admin-token');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   throw fail(
     'NO_ADMIN_TOKEN',
-    'Set ADMIN_TOKEN or run from the project directory after a first `npm start` (it stores .data/admin-token)',
+    `Set ADMIN_TOKEN or run from the project directory after a first \`npm start\` (it stores ${file})`,
   );
 }
 
@@ -99,13 +100,20 @@ function recordFile(path: string | undefined): Body {
   };
 }
 
-type Flags = { credits?: string; name?: string; permissions?: string };
+type Flags = { credits?: string; name?: string; permissions?: string; from?: string; to?: string; step?: string };
 
 interface Command {
   usage: string;
   summary: string;
   run(args: string[], flags: Flags): Promise<unknown>;
 }
+
+/** A source's command: `<verb>-source <name>`, the operator API's `POST /admin/v1/sources/{name}/<verb>`. */
+const sourceAction = (verb: string, summary: string): Command => ({
+  usage: `${verb}-source <name>`,
+  summary,
+  run: ([name]) => request('POST', `/admin/v1/sources/${id(name, 'source name (see list-sources)')}/${verb}`),
+});
 
 const COMMANDS: Record<string, Command> = {
   'create-account': {
@@ -164,6 +172,34 @@ const COMMANDS: Record<string, Command> = {
     summary: 'make a signal evaluate now instead of at its next interval',
     run: ([signalId]) => request('POST', `/admin/v1/signals/${id(signalId, 'signalId')}/evaluate`),
   },
+  'reset-password': {
+    usage: 'reset-password [email]',
+    summary: "give a dashboard member a new password, shown once (default: the demo person's)",
+    // The demo person's address (src/bootstrap.ts): the CLI imports nothing outside src/cli.
+    run: ([email]) => request('POST', '/admin/v1/members/password-reset', { email: email ?? 'demo@example.com' }),
+  },
+  'list-sources': {
+    usage: 'list-sources',
+    summary: 'the intent sources: enabled, why quiet, last and next run, records, errors',
+    run: () => request('GET', '/admin/v1/sources'),
+  },
+  'run-source': sourceAction('run', 'run a source now (refused while it is disabled or off)'),
+  'enable-source': sourceAction('enable', 'enable a source and resume its schedule'),
+  'disable-source': sourceAction('disable', 'disable a source and pause its schedule'),
+  'backfill-source': sourceAction('backfill', 'forget the cursor of an unfinished run and run from the first item'),
+  'backtest-forecasts': {
+    usage: 'backtest-forecasts --from YYYY-MM-DD --to YYYY-MM-DD [--step day|week]',
+    summary: 'replay the stored history: per forecast rule, forecasts, come true, share, median lead time',
+    run: (_args, flags) => {
+      if (!flags.from || !flags.to) throw fail('USAGE', 'missing --from or --to (days "YYYY-MM-DD")', 2);
+      const query = new URLSearchParams({
+        from: flags.from,
+        to: flags.to,
+        ...(flags.step ? { step: flags.step } : {}),
+      });
+      return request('GET', `/admin/v1/forecasts/backtest?${query.toString()}`);
+    },
+  },
 };
 
 function help(): string {
@@ -191,7 +227,14 @@ async function main(argv: string[]): Promise<number> {
     try {
       parsed = parseArgs({
         args: rest,
-        options: { credits: { type: 'string' }, name: { type: 'string' }, permissions: { type: 'string' } },
+        options: {
+          credits: { type: 'string' },
+          name: { type: 'string' },
+          permissions: { type: 'string' },
+          from: { type: 'string' },
+          to: { type: 'string' },
+          step: { type: 'string' },
+        },
         allowPositionals: true,
         strict: true,
       });

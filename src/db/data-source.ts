@@ -30,7 +30,19 @@ import { CrmExclusions1732242100000 } from './migrations/1732242100000-crm-exclu
 import { Ted1732242300000 } from './migrations/1732242300000-ted';
 import { PeopleDataLabs1732242400000 } from './migrations/1732242400000-people-data-labs';
 import { IncrementalEvaluation1732242500000 } from './migrations/1732242500000-incremental-evaluation';
+import { SecFormDOffering1732242660000 } from './migrations/1732242660000-sec-form-d-offering';
+import { CompanyClaims1732242650000 } from './migrations/1732242650000-company-claims';
 import { CompaniesHouse1732242200000 } from './migrations/1732242200000-companies-house';
+import { FairSources1732242640000 } from './migrations/1732242640000-fair-sources';
+import { SignUpRequests1732242690000 } from './migrations/1732242690000-sign-up-requests';
+import { SignalWorkflowOutbox1732242760000 } from './migrations/1732242760000-signal-workflow-outbox';
+import { AwardFeeds1732242720000 } from './migrations/1732242720000-award-feeds';
+import { DealSightings1732242710000 } from './migrations/1732242710000-deal-sightings';
+import { SecFilings1732242711000 } from './migrations/1732242711000-sec-filings';
+import { CompaniesHouseRecords1732242700000 } from './migrations/1732242700000-companies-house-records';
+import { CompetitorsAndBluesky1732242730000 } from './migrations/1732242730000-competitors-and-bluesky';
+import { Forecasts1732242740000 } from './migrations/1732242740000-forecasts';
+import { AccountScore1732242750000 } from './migrations/1732242750000-account-score';
 import { closePreparedPool } from './prepared';
 
 export const entities = [Account, ApiKey, CreditLedgerEntry, Signal, WatchedCompany];
@@ -59,19 +71,45 @@ export const migrations = [
   Ted1732242300000,
   PeopleDataLabs1732242400000,
   IncrementalEvaluation1732242500000,
+  CompanyClaims1732242650000,
   CompaniesHouse1732242200000,
+  FairSources1732242640000,
+  SecFormDOffering1732242660000,
+  SignUpRequests1732242690000,
+  SignalWorkflowOutbox1732242760000,
+  AwardFeeds1732242720000,
+  DealSightings1732242710000,
+  SecFilings1732242711000,
+  CompaniesHouseRecords1732242700000,
+  CompetitorsAndBluesky1732242730000,
+  Forecasts1732242740000,
+  AccountScore1732242750000,
 ];
 
-/** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) it may have opened. */
+const closers = new WeakMap<DataSource, (() => Promise<void>)[]>();
+
+/** Has `close` run when `db` is destroyed: pools opened beside it (the analysis pool) end with it. */
+export function closeWith(db: DataSource, close: () => Promise<void>): void {
+  closers.set(db, [...(closers.get(db) ?? []), close]);
+}
+
+/** TypeORM's data source, which also closes the pool of prepared hot reads (./prepared.ts) and any pool opened beside it. */
 class Database extends DataSource {
   override async destroy(): Promise<void> {
+    const others = closers.get(this) ?? [];
+    closers.delete(this);
+    await Promise.all(others.map((close) => close()));
     await closePreparedPool(this);
     await super.destroy();
   }
 }
 
 /** Schema changes only through migrations: `synchronize` stays off everywhere. */
-export function createDataSource(url: string, poolSize = 10): DataSource {
+export function createDataSource(
+  url: string,
+  poolSize = 10,
+  pool: { connectionTimeoutMillis?: number } = {},
+): DataSource {
   return new Database({
     type: 'postgres',
     url,
@@ -79,12 +117,16 @@ export function createDataSource(url: string, poolSize = 10): DataSource {
     migrations,
     synchronize: false,
     migrationsTransactionMode: 'each',
-    extra: { max: poolSize },
+    extra: { max: poolSize, ...pool },
   });
 }
 
-export async function openDatabase(url: string, poolSize?: number): Promise<DataSource> {
-  const dataSource = createDataSource(url, poolSize);
+export async function openDatabase(
+  url: string,
+  poolSize?: number,
+  pool?: { connectionTimeoutMillis?: number },
+): Promise<DataSource> {
+  const dataSource = createDataSource(url, poolSize, pool);
   await dataSource.initialize();
   keepConnectionErrorsHandled(dataSource);
   return dataSource;

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { rows } from '../db/sql';
+import type { Clock } from '../clock';
 
 export interface DayActivity {
   /** UTC day, YYYY-MM-DD. */
@@ -10,10 +11,13 @@ export interface DayActivity {
 
 /** What an account's signals did day by day: the overview's chart. Days are UTC, as the daily caps. */
 export class AccountActivity {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
-  /** The last `days` UTC days up to today, oldest first; days without activity are zeros. */
-  async daily(accountId: string, days = 30, now = new Date()): Promise<DayActivity[]> {
+  /** The last `days` UTC days up to today (the service clock's, as production's), oldest first; days without activity are zeros. */
+  async daily(accountId: string, days = 30, now = this.clock.now()): Promise<DayActivity[]> {
     const activity = await rows<{ day: string; leads: number; credits: number }>(
       this.db,
       `WITH span AS (

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Account } from '../db/entities/account';
 import { notFound } from '../errors';
 import { Credits } from './credits';
@@ -9,9 +9,14 @@ export class Accounts {
     private readonly credits: Credits,
   ) {}
 
-  async create(name: string, initialCredits = 0): Promise<{ id: string; name: string; creditBalance: number }> {
-    const account = await this.db.getRepository(Account).save({ name });
-    const creditBalance = initialCredits > 0 ? await this.credits.grant(account.id, initialCredits) : 0;
+  /** A new account with its first credits; inside `tx` when given, so a caller's later step can undo both. */
+  async create(
+    name: string,
+    initialCredits = 0,
+    tx?: EntityManager,
+  ): Promise<{ id: string; name: string; creditBalance: number }> {
+    const account = await (tx ?? this.db.manager).getRepository(Account).save({ name });
+    const creditBalance = initialCredits > 0 ? await this.credits.grant(account.id, initialCredits, undefined, tx) : 0;
     return { id: account.id, name: account.name, creditBalance };
   }
 

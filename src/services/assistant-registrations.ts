@@ -49,9 +49,15 @@ export class AssistantRegistrations {
 
   /**
    * In production: only `code` responses, and redirect URLs over https to a named host, or
-   * http to this machine's loopback (native apps, RFC 8252). A wildcard host is never one.
+   * http to this machine's loopback for a native app (`application_type: "native"`, RFC 8252
+   * section 7.3); a web client's redirect over http could be read on the way. A wildcard host
+   * is never one.
    */
-  problemWith(field: 'redirect_uris' | 'response_types', value: unknown): RegistrationProblem | null {
+  problemWith(
+    field: 'redirect_uris' | 'response_types',
+    value: unknown,
+    client: { application_type?: unknown } = {},
+  ): RegistrationProblem | null {
     if (this.rules.NODE_ENV !== 'production' || !Array.isArray(value)) return null;
     if (field === 'response_types') {
       const other = value.find((type) => String(type).trim() !== 'code');
@@ -68,6 +74,11 @@ export class AssistantRegistrations {
         return {
           error: 'invalid_redirect_uri',
           description: `redirect_uris over http must be loopback (127.0.0.1, [::1], localhost): ${uri}`,
+        };
+      if (parsed.protocol === 'http:' && client.application_type !== 'native')
+        return {
+          error: 'invalid_redirect_uri',
+          description: `redirect_uris over http are for native apps only (register with application_type "native"); a web client's must be https: ${uri}`,
         };
     }
     return null;

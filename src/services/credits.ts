@@ -83,8 +83,16 @@ export class Credits {
     return { items, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + items.length < total };
   }
 
-  async grant(accountId: string, credits: number, idempotencyKey = `grant:${randomUUID()}`): Promise<number> {
-    return this.db.transaction(async (tx) => {
+  /** Adds credits; inside the caller's transaction when `within` is given (a confirmed sign-up: account, grant and member, all or none). */
+  async grant(
+    accountId: string,
+    credits: number,
+    idempotencyKey = `grant:${randomUUID()}`,
+    within?: EntityManager,
+  ): Promise<number> {
+    const inTransaction = <T>(work: (tx: EntityManager) => Promise<T>) =>
+      within ? work(within) : this.db.transaction(work);
+    return inTransaction(async (tx) => {
       const outcome = await this.apply(tx, { accountId, credits, operation: 'grant', idempotencyKey });
       if (outcome === 'insufficient') throw insufficientCredits();
       return this.balanceIn(tx, accountId);

@@ -13,14 +13,17 @@ import { CrmSyncSchedules } from './crm/sync-schedules';
 import { Ingestion } from './ingestion/ingestion';
 import { Clock } from '../clock';
 import { Watchlists } from './signals/watchlists';
+import { WatchlistMatches } from './signals/watchlist-matches';
 import { Signals } from './signals/signals';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { SignalReconciliation } from './signals/reconciliation';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
+import { LeadEvidence } from './leads/lead-evidence';
+import { AccountScores } from './account-scores';
 import { Deliveries } from './deliveries/deliveries';
-import { WebhookSender } from './deliveries/webhook-sender';
+import { WebhookSender } from '../destinations/webhook/webhook-sender';
 import { TestSends } from './deliveries/test-sends';
 import { EndpointRates } from './deliveries/endpoint-rates';
 import { WebhookReplays } from './deliveries/replays';
@@ -30,6 +33,8 @@ import { createEnrichment } from './enrichment/enrichment';
 import { Search } from './search';
 import { SignalActivityReader } from './signals/activity';
 import { Members } from './members';
+import { SignUps } from './sign-ups';
+import { mailSenderFor } from '../providers/mail/mail-sender';
 import { MemberSessions } from './member-sessions';
 import { SignInThrottle } from './sign-in-throttle';
 import { AttemptBudgets } from './attempt-budgets';
@@ -37,9 +42,12 @@ import { AssistantRegistrations } from './assistant-registrations';
 import { AccountActivity } from './account-activity';
 import { DeliveryLog } from './delivery-log';
 import { ServiceMetrics } from '../metrics/service-metrics';
-import { createSources } from './sources';
+import { createSources } from '../sources';
 import { Suppressions } from './suppressions';
+import { Competitors } from './competitors';
 import { SignalPreviews } from './signals/preview';
+import { LookupSlots } from './enrichment/lookup-slots';
+import { analysisDatabase } from '../db/analysis-pool';
 
 export interface ServiceDeps {
   db: DataSource;
@@ -76,7 +84,16 @@ export function createServices(deps: ServiceDeps) {
     secrets,
   });
   const metrics = new ServiceMetrics(deps.db);
+  // Previews and funnels read on a small pool of their own (db/analysis-pool.ts); a pool
+  // connection is waited for no longer than a preview's statement may run.
+  const analysisDb = () =>
+    analysisDatabase(deps.db, {
+      size: deps.config.ANALYSIS_POOL_SIZE,
+      waitMs: deps.config.PREVIEW_STATEMENT_TIMEOUT,
+    });
   const webhookSender = new WebhookSender(deps.db, deps.config);
+  const members = new Members(deps.db, accounts);
+  const attemptBudgets = new AttemptBudgets(deps.db);
   const services = {
     ...deps,
     clock,
@@ -90,23 +107,35 @@ export function createServices(deps: ServiceDeps) {
     crmRecordSync: new CrmRecordSync(deps.db, crmConnections, deps.config),
     integrations,
     watchlists,
-    suppressions: new Suppressions(deps.db),
+    watchlistMatches: new WatchlistMatches(deps.db),
+    suppressions: new Suppressions(deps.db, deps.config.SUPPRESSIONS_PER_ACCOUNT),
+    competitors: new Competitors(deps.db),
     signals,
     signalLifecycle: lifecycle,
     signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),
     signalActivity: new SignalActivityReader(deps.db, signals, (signalId) => lifecycle.liveState(signalId)),
     leadProduction: new LeadProduction(deps.db, credits, clock, { read: deps.config.EVALUATION_READ }),
     leads: new Leads(deps.db, credits),
-    funnel: new Funnel(deps.db, clock),
+    funnel: new Funnel(analysisDb, clock),
+    leadEvidence: new LeadEvidence(deps.db),
+    accountScores: new AccountScores(deps.db, clock),
     ingestion: new Ingestion(deps.db),
     enrichment: createEnrichment(deps, credits),
     search: new Search(deps.db),
-    members: new Members(deps.db, accounts, deps.config.STARTER_CREDITS),
+    members,
+    signUps: new SignUps(deps.db, {
+      accounts,
+      members,
+      budgets: attemptBudgets,
+      mail: mailSenderFor(deps.config, deps.logger),
+      logger: deps.logger,
+      starterCredits: deps.config.STARTER_CREDITS,
+    }),
     memberSessions: new MemberSessions(deps.db),
     assistantGrants: new AssistantGrants(deps.db),
     assistantRegistrations: new AssistantRegistrations(deps.db, deps.config),
-    signInThrottle: new SignInThrottle(new AttemptBudgets(deps.db)),
-    accountActivity: new AccountActivity(deps.db),
+    signInThrottle: new SignInThrottle(attemptBudgets),
+    accountActivity: new AccountActivity(deps.db, clock),
     deliveryLog: new DeliveryLog(deps.db),
     testSends: new TestSends(deps.db, deps.config, apiKeys, webhookSender),
     deliveries: new Deliveries(
@@ -120,7 +149,22 @@ export function createServices(deps: ServiceDeps) {
   };
   return {
     ...services,
-    signalPreviews: new SignalPreviews(deps.db, { clock, funnel: services.funnel, signals }),
+    signalPreviews: new SignalPreviews(analysisDb, {
+      clock,
+      funnel: services.funnel,
+      signals,
+      statementTimeoutMs: deps.config.PREVIEW_STATEMENT_TIMEOUT,
+      // The slow lookups' per-key cap, counted apart: previews never spend enrichment's room.
+      slots: new LookupSlots(
+        deps.db,
+        {
+          capPerKey: deps.config.PREVIEW_CONCURRENCY_PER_KEY,
+          lookupMs: deps.config.PREVIEW_STATEMENT_TIMEOUT,
+          purpose: 'cost previews',
+        },
+        deps.logger,
+      ),
+    }),
     ...createSources(deps, services.ingestion),
     webhookReplays: new WebhookReplays(deps.db, deps.config, services.deliveries, deps.temporal),
   };

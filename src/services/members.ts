@@ -18,23 +18,18 @@ export interface Member {
 }
 
 const INVITE_DAYS = 7;
-const email = z
+export const email = z
   .email('is not an email address')
   .max(254)
   .transform((v) => v.trim().toLowerCase());
-const password = z.string().min(10, 'needs at least 10 characters').max(200, 'is longer than 200 characters');
+export const password = z.string().min(10, 'needs at least 10 characters').max(200, 'is longer than 200 characters');
 
-export const signUpInput = z.strictObject({
-  email,
-  password,
-  accountName: z.string().trim().max(255).optional(),
-});
 export const acceptInviteInput = z.strictObject({ email, password });
 export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(200), newPassword: password });
 
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
 
-function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+export function parseInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw validationError(fieldProblemsOf(parsed.error));
   return parsed.data;
@@ -57,22 +52,12 @@ const toMember = (row: MemberRow): Member => ({
   createdAt: row.created_at.toISOString(),
 });
 
-/** The people who sign in to an account's dashboard: sign-up, passwords and invite links. */
+/** The people who sign in to an account's dashboard: passwords and invite links (sign-up: ./sign-ups.ts). */
 export class Members {
   constructor(
     private readonly db: DataSource,
     private readonly accounts: Accounts,
-    private readonly starterCredits: number,
   ) {}
-
-  /** A new account with its starter credits, and the person signing up as its owner. */
-  async signUp(input: unknown): Promise<Member> {
-    const body = parseInput(signUpInput, input);
-    const passwordHash = await hashPassword(body.password);
-    await this.assertEmailFree(body.email);
-    const account = await this.accounts.create(body.accountName || body.email, this.starterCredits);
-    return this.insert(account.id, body.email, passwordHash, 'owner');
-  }
 
   /** The member whose email and password these are, or null; as slow for an unknown email as for a wrong password. */
   async verify(emailText: string, passwordText: string): Promise<Member | null> {
@@ -109,6 +94,23 @@ export class Members {
       memberId,
       await hashPassword(body.newPassword),
     ]);
+  }
+
+  /**
+   * The operator's reset of a member's forgotten password (the demo person's, printed only at the
+   * first start): a new generated one, answered once; sessions signed in before it end, as after
+   * a change.
+   */
+  async resetPassword(emailText: string): Promise<{ email: string; password: string }> {
+    const address = parseInput(z.strictObject({ email }), { email: emailText }).email;
+    const newPassword = randomBytes(12).toString('base64url');
+    const updated = await changed(
+      this.db,
+      `UPDATE members SET password_hash = $2, password_changed_at = now() WHERE email = $1`,
+      [address, await hashPassword(newPassword)],
+    );
+    if (updated.count === 0) throw notFound('Member');
+    return { email: address, password: newPassword };
   }
 
   /** A single-use link token for one more person of the account; only its digest is stored. */
@@ -169,7 +171,7 @@ export class Members {
       );
       const [invite] = accepted.rows;
       if (!invite) throw new AppError(410, 'INVITE_NOT_VALID', 'This invite link is unknown, already used or expired');
-      const member = await this.insert(invite.account_id, body.email, passwordHash, invite.role, tx);
+      const member = await this.add(invite.account_id, body.email, passwordHash, invite.role, tx);
       await execute(tx, `UPDATE member_invites SET accepted_by = $2 WHERE id = $1`, [invite.id, member.id]);
       return member;
     });
@@ -180,7 +182,8 @@ export class Members {
     if (taken) throw validationError([{ field: 'email', message: 'already has a sign-in; sign in instead' }]);
   }
 
-  private async insert(
+  /** A new member row; the unique index on the email decides between two at the same instant. */
+  async add(
     accountId: string,
     emailText: string,
     passwordHash: string,

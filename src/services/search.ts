@@ -11,8 +11,9 @@ import {
   industryClause,
   locationClause,
   titleClause,
+  TRUSTED_COMPANY,
   type PlaceColumns,
-} from './leads/evaluation-rules';
+} from '../signal-types/kit/evaluation-rules';
 import { companyBlock, contactFields, type CompanyColumns, type ContactColumns } from './leads/payload';
 
 /** The filters of the signal configs, named as there; every one is optional and they AND together. */
@@ -70,7 +71,8 @@ export class Search {
   async companies(_caller: Caller, query: CompanySearchQuery): Promise<SearchPage<CompanyItem>> {
     const { limit, offset } = pageOf(query);
     const args: unknown[] = [];
-    const where = [...companyFilters(query, args, HEADQUARTERS)];
+    // A claimed company is some accounts' claim, not the store's (docs/decisions/claims.md).
+    const where = [TRUSTED_COMPANY, ...companyFilters(query, args, HEADQUARTERS)];
     if (query.q?.trim()) {
       const pattern = `$${args.push(containsPattern(query.q))}`;
       where.push(`(c.name ILIKE ${pattern} OR c.domain ILIKE ${pattern})`);
@@ -93,7 +95,7 @@ export class Search {
   async people(_caller: Caller, query: PeopleSearchQuery): Promise<SearchPage<PersonItem>> {
     const { limit, offset } = pageOf(query);
     const args: unknown[] = [];
-    const where = [...companyFilters(query, args)];
+    const where = [TRUSTED_COMPANY, ...companyFilters(query, args)];
     for (const name of query.jobTitles ?? []) {
       if (!isKnownPersona(name))
         throw invalidRequest(`jobTitles: "${name}" is not a persona name from GET /api/v1/personas`);

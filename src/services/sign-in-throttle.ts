@@ -25,7 +25,7 @@ const tooMany = (what: string, retryAfterMs: number) => {
  * (many accounts guessed from one) before the password is checked; over either, it answers 429
  * with Retry-After, even with the right password, until the window passes. A successful sign-in
  * refills its email and gives back its address's attempt. A sign-up spends one attempt of its
- * address's budget, because it tells whether an email already has a sign-in.
+ * address's budget, because each one mails someone.
  */
 export class SignInThrottle {
   constructor(private readonly budgets: AttemptBudgets) {}

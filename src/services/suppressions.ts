@@ -1,9 +1,9 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { z } from 'zod';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { changed, firstRow, rows } from '../db/sql';
+import { changed, execute, firstRow, rows } from '../db/sql';
 import { canonicalNetworkUrl, registrableDomain } from '../catalogue/identifiers';
-import { invalidRequest, notFound } from '../errors';
+import { AppError, fieldProblemsOf, invalidRequest, notFound } from '../errors';
 
 export const SUPPRESSION_KINDS = ['email', 'domain', 'company_url'] as const;
 export type SuppressionKind = (typeof SUPPRESSION_KINDS)[number];
@@ -12,13 +12,41 @@ export type SuppressionKind = (typeof SUPPRESSION_KINDS)[number];
 export const MAX_SUPPRESSIONS_PER_CALL = 10_000;
 export const MAX_SUPPRESSION_IMPORT_LINES = 50_000;
 
+/** PostgreSQL text cannot hold NUL: refused as the entry's problem rather than failing the insert. */
+const storableText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((text) => !text.includes('\u0000'), 'must not contain a NUL character');
+
+/**
+ * One entry, as every way in takes it (the JSON route, a CSV line, the tool, the dashboard):
+ * the same limits everywhere. The API's schema (api/schemas/suppressions.ts) is this one.
+ */
+export const suppressionEntryInput = z.strictObject({
+  kind: z.enum(SUPPRESSION_KINDS),
+  value: storableText(2000),
+  note: storableText(1000).nullish(),
+  /** Absent or null: the whole account; else one of the account's signals. */
+  signalId: z.uuid().nullish(),
+});
+/** An entry as a caller hands it over, checked by `suppressionEntryInput` when added. */
 export interface SuppressionInput {
   kind: SuppressionKind;
   value: string;
   note?: string | null;
-  /** Absent or null: the whole account; else one of the account's signals. */
   signalId?: string | null;
 }
+type SuppressionEntry = z.output<typeof suppressionEntryInput>;
+
+/** The list's size limit, refused in the envelope with how much room is left. */
+export const suppressionLimitReached = (limit: number, entries: number) =>
+  new AppError(
+    409,
+    'SUPPRESSION_LIMIT_REACHED',
+    `An account's suppression list holds at most ${limit} entries; it has ${entries}. Remove entries, or suppress a domain instead of its people`,
+    { limit, entries, room: Math.max(0, limit - entries) },
+  );
 
 export interface Suppression {
   id: string;
@@ -94,15 +122,27 @@ const toSuppression = (row: SuppressionRow): Suppression => ({
  * change no lead already produced.
  */
 export class Suppressions {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Most entries one account may hold (SUPPRESSIONS_PER_ACCOUNT). */
+    private readonly limitPerAccount: number,
+  ) {}
 
   async list(
     accountId: string,
-    query: { limit: number; offset: number; kind?: SuppressionKind; signalId?: string },
+    query: {
+      limit: number;
+      offset: number;
+      kind?: SuppressionKind;
+      signalId?: string;
+      /** Entries whose value holds this text, case-insensitively (the dashboard's search). */
+      valueContains?: string;
+    },
   ): Promise<{ items: Suppression[]; total: number; limit: number; offset: number; hasMore: boolean }> {
     const where = [`account_id = $1`];
     const args: unknown[] = [accountId];
     if (query.kind) where.push(`kind = $${args.push(query.kind)}`);
+    if (query.valueContains) where.push(`strpos(lower(value), lower($${args.push(query.valueContains)})) > 0`);
     if (query.signalId) where.push(`signal_id = $${args.push(query.signalId)}`);
     const found = await rows<SuppressionRow & { total: string }>(
       this.db,
@@ -134,12 +174,54 @@ export class Suppressions {
   /**
    * Adds the usable entries; an entry already on the list (same kind, value and scope), or
    * twice in the call, is reported as a duplicate, an unusable one as rejected with its reason.
+   * A call that would take the list past the account's limit adds nothing
+   * (SUPPRESSION_LIMIT_REACHED).
    */
   async add(accountId: string, inputs: SuppressionInput[]): Promise<SuppressionsAdded> {
     if (inputs.length > MAX_SUPPRESSIONS_PER_CALL)
       throw invalidRequest(`At most ${MAX_SUPPRESSIONS_PER_CALL} entries a call; split the list`);
+    return this.withinLimit(
+      accountId,
+      (tx) => this.addIn(tx, accountId, inputs),
+      (done) => done.added.length,
+    );
+  }
+
+  /**
+   * Runs `work` (additions) in one transaction that holds the account's list: additions of one
+   * account are serialised, so two calls cannot both take its last room, and a call that would
+   * take the list past the limit is rolled back whole.
+   */
+  private async withinLimit<T>(
+    accountId: string,
+    work: (tx: EntityManager) => Promise<T>,
+    addedOf: (done: T) => number,
+  ): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      await execute(tx, `SELECT pg_advisory_xact_lock(hashtext('suppressions'), hashtext($1))`, [accountId]);
+      const [{ entries }] = await rows<{ entries: number }>(
+        tx,
+        `SELECT count(*)::int AS entries FROM suppressions WHERE account_id = $1`,
+        [accountId],
+      );
+      const done = await work(tx);
+      if (entries + addedOf(done) > this.limitPerAccount) throw suppressionLimitReached(this.limitPerAccount, entries);
+      return done;
+    });
+  }
+
+  private async addIn(tx: EntityManager, accountId: string, raw: SuppressionInput[]): Promise<SuppressionsAdded> {
     const result: SuppressionsAdded = { added: [], duplicates: [], rejected: [] };
-    const ownSignals = await this.ownSignals(accountId, inputs);
+    // The entry schema first, whoever sent the entries: the JSON route has checked them already,
+    // a CSV line or the dashboard's lines have not.
+    const inputs: { index: number; input: SuppressionEntry }[] = [];
+    raw.forEach((entry, index) => {
+      const parsed = suppressionEntryInput.safeParse(entry);
+      if (parsed.success) return inputs.push({ index, input: parsed.data });
+      const problems = fieldProblemsOf(parsed.error).map((p) => (p.field ? `${p.field}: ${p.message}` : p.message));
+      result.rejected.push({ index, message: problems.join('; ') });
+    });
+    const ownSignals = await this.ownSignals(tx, accountId, inputs);
     const fresh: {
       index: number;
       kind: SuppressionKind;
@@ -148,7 +230,7 @@ export class Suppressions {
       signalId: string | null;
     }[] = [];
     const seen = new Set<string>();
-    inputs.forEach((input, index) => {
+    inputs.forEach(({ input, index }) => {
       const normal = normaliseSuppression(input.kind, input.value);
       if ('problem' in normal) return result.rejected.push({ index, message: normal.problem });
       const signalId = input.signalId ?? null;
@@ -161,7 +243,7 @@ export class Suppressions {
     });
     if (fresh.length === 0) return result;
     const inserted = await rows<SuppressionRow & { i: string }>(
-      this.db,
+      tx,
       `INSERT INTO suppressions (account_id, kind, value, note, signal_id)
        SELECT $1, e.kind, e.value, e.note, e.signal_id
        FROM unnest($2::text[], $3::text[], $4::text[], $5::uuid[]) WITH ORDINALITY AS e(kind, value, note, signal_id, i)
@@ -183,6 +265,7 @@ export class Suppressions {
     }
     result.added = inserted.map(toSuppression);
     result.duplicates.sort((a, b) => a.index - b.index);
+    result.rejected.sort((a, b) => a.index - b.index);
     return result;
   }
 
@@ -225,19 +308,29 @@ export class Suppressions {
         input: { kind: kind.toLowerCase() as SuppressionKind, value, note: note || null, signalId: signalId ?? null },
       });
     }
-    let accepted = 0;
-    let duplicates = 0;
-    for (let start = 0; start < entries.length; start += MAX_SUPPRESSIONS_PER_CALL) {
-      const chunk = entries.slice(start, start + MAX_SUPPRESSIONS_PER_CALL);
-      const added = await this.add(
-        accountId,
-        chunk.map((entry) => entry.input),
-      );
-      accepted += added.added.length;
-      duplicates += added.duplicates.length;
-      for (const rejected of added.rejected)
-        errors.push({ line: chunk[rejected.index].line, message: rejected.message });
-    }
+    // One transaction for the whole file: over the account's limit, nothing of it is added.
+    const counted = await this.withinLimit(
+      accountId,
+      async (tx) => {
+        const totals = { added: 0, duplicates: 0 };
+        for (let start = 0; start < entries.length; start += MAX_SUPPRESSIONS_PER_CALL) {
+          const chunk = entries.slice(start, start + MAX_SUPPRESSIONS_PER_CALL);
+          const added = await this.addIn(
+            tx,
+            accountId,
+            chunk.map((entry) => entry.input),
+          );
+          totals.added += added.added.length;
+          totals.duplicates += added.duplicates.length;
+          for (const rejected of added.rejected)
+            errors.push({ line: chunk[rejected.index].line, message: rejected.message });
+        }
+        return totals;
+      },
+      (totals) => totals.added,
+    );
+    const accepted = counted.added;
+    const duplicates = counted.duplicates;
     errors.sort((a, b) => a.line - b.line);
     return { accepted, duplicates, rejected: errors.length, errors };
   }
@@ -250,11 +343,15 @@ export class Suppressions {
     if (removed.count === 0) throw notFound('Suppression');
   }
 
-  private async ownSignals(accountId: string, inputs: SuppressionInput[]): Promise<Set<string>> {
-    const asked = [...new Set(inputs.map((input) => input.signalId).filter((id): id is string => Boolean(id)))];
+  private async ownSignals(
+    tx: EntityManager,
+    accountId: string,
+    inputs: { input: SuppressionEntry }[],
+  ): Promise<Set<string>> {
+    const asked = [...new Set(inputs.map(({ input }) => input.signalId).filter((id): id is string => Boolean(id)))];
     if (asked.length === 0) return new Set();
     const own = await rows<{ id: string }>(
-      this.db,
+      tx,
       `SELECT id FROM signals WHERE account_id = $1 AND id = ANY($2::uuid[]) AND deleted_at IS NULL`,
       [accountId, asked],
     );

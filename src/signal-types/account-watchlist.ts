@@ -11,16 +11,18 @@ import {
 } from '../catalogue/watchlist-events';
 import type { Signal } from '../db/entities/signal';
 import { coreNameSql } from '../catalogue/identifiers';
+import { competitorOfSignal, watchedBySignal } from './watched-companies';
 import {
   DAY_MS,
   LEAD_FOR_EVENT,
   duplicateClause,
   occurredBetween,
   type EvaluationPlan,
-} from '../services/leads/evaluation-rules';
-import { companyEntries, personaName } from '../services/signals/config';
-import { fieldUnused, type SettingsReview } from '../services/signals/settings-warnings';
-import { defineSignalType } from './signal-type';
+  type ReadColumns,
+} from './kit/evaluation-rules';
+import { companyEntries, personaName } from './kit/config';
+import { fieldUnused, type SettingsReview } from './kit/settings-warnings';
+import { defineSignalType } from './kit/signal-type';
 
 const sourceSetting = z.strictObject({ enabled: z.boolean() });
 export const watchlistSources = z.strictObject(
@@ -79,7 +81,8 @@ const NEWS_NAMES_COMPANY = `(e.type <> 'company_news' OR (
 
 /**
  * Account watchlist: events at watched companies (by URL, else domain, else a name no other
- * watched entry shares) or of watched people, of the enabled kinds, inside the window that the
+ * watched entry shares, and a name only binds a trusted company: a claimed one is reached by
+ * the domain its claimants named, docs/decisions/claims.md) or of watched people, of the enabled kinds, inside the window that the
  * first check anchored. With targetPersonas, a company-level event names a person of a
  * matching persona at the company; person-level events need a matching person themselves.
  */
@@ -105,12 +108,8 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
     joins: `JOIN companies c ON c.id = e.company_id ${personJoin}`,
     ...(targeting ? { namedPeople: (x: string) => `${x}.persona = ANY(${personasArg})` } : {}),
     kind: `e.type = ANY($${args.push([...WATCHLIST_EVENT_KEYS])}::text[])`,
-    watched: `(EXISTS (SELECT 1 FROM watched_companies w WHERE w.signal_id = $1 AND w.kind = 'company' AND (
-        w.linkedin_url = c.linkedin_url OR w.domain = c.domain
-        OR (w.linkedin_url IS NULL AND w.domain IS NULL AND w.name_key = c.name_key
-            AND (SELECT count(*) FROM watched_companies n WHERE n.signal_id = $1 AND n.name_key = c.name_key) = 1)))
-      OR EXISTS (SELECT 1 FROM watched_companies w JOIN people ep ON ep.id = e.person_id
-        WHERE w.signal_id = $1 AND w.kind = 'person' AND w.linkedin_url = ep.linkedin_url))`,
+    // A competitor event counts at a competitor of the watchlist's account as well (docs/sources.md).
+    watched: `(${watchedBySignal('$1')} OR ${competitorOfSignal('$1')})`,
     filters: [
       { field: 'sources', sql: `e.type = ANY($${args.push(enabledWatchlistEvents(config.sources))}::text[])` },
       { field: NEWS_ARTICLE_STAGE, sql: NEWS_NAMES_COMPANY },
@@ -125,6 +124,15 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
     args,
   };
 }
+
+/**
+ * The plan above: a company's identifiers (page URL, domain, name key), trust and name (the
+ * news rule); a person's company and persona (targeting) and page URL (watched people).
+ */
+const reads: ReadColumns = {
+  companies: ['linkedin_url', 'domain', 'name_key', 'provenance', 'name'],
+  people: ['company_id', 'persona', 'linkedin_url'],
+};
 
 /** getEmails/getPhones only act on person-level leads; say so when this watchlist can produce none. */
 function reviewSettings(config: StoredWatchlistConfig, review: SettingsReview): void {
@@ -150,6 +158,9 @@ function reviewSettings(config: StoredWatchlistConfig, review: SettingsReview): 
   }
 }
 
+/** Every watchlist lead's price, whatever its event; emails found cost nothing more. */
+const WATCHLIST_CREDITS_PER_LEAD = 3;
+
 export const accountWatchlist = defineSignalType<StoredWatchlistConfig>({
   signalTypeId: 'account_watchlist',
   name: 'Account watchlist',
@@ -162,7 +173,7 @@ export const accountWatchlist = defineSignalType<StoredWatchlistConfig>({
     'companies (names, domains, company page URLs or {name, domain, linkedinUrl}) and optional sources, targetPersonas, ...',
   configSchema: accountWatchlistConfig,
   pricingModel: 'per_lead: 3 credits per lead, any event',
-  creditsPerLead: 3,
+  creditsPerLead: WATCHLIST_CREDITS_PER_LEAD,
   creditsPerEmailFound: 0,
   defaultDuplicateHandling: 'allow',
   leadFields: WATCHLIST_SIGNAL_FIELDS,
@@ -179,6 +190,7 @@ export const accountWatchlist = defineSignalType<StoredWatchlistConfig>({
     watchedCount === 0 ? [{ field: 'config.companies', label: 'Watched companies' }] : [],
   reviewSettings,
   evaluationPlan,
+  reads,
   testSendSample: {
     event_type: 'new_decision_makers',
     data: { watchlist_role: 'Chief Technology Officer', new_job_started_on: '10/2026', new_job_start_month: '2026-10' },
@@ -203,7 +215,12 @@ export const accountWatchlist = defineSignalType<StoredWatchlistConfig>({
         max: 3650,
       },
       { input: 'personas', name: 'targetPersonas', label: 'Target personas (optional)' },
-      { input: 'flag', name: 'getEmails', label: 'Find emails' },
+      // The price beside the choice, as the job-changes form gives its own (issue 38, item 10).
+      {
+        input: 'flag',
+        name: 'getEmails',
+        label: `Find emails (no extra credit: included in the ${WATCHLIST_CREDITS_PER_LEAD} credits a lead; leads with a person only)`,
+      },
       { input: 'flag', name: 'getPhones', label: 'Include phones' },
     ],
   },

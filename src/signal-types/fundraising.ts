@@ -6,9 +6,9 @@ import {
   FUNDRAISING_SIGNAL_FIELDS,
 } from '../catalogue/market-signals';
 import type { Signal } from '../db/entities/signal';
-import type { EvaluationPlan } from '../services/leads/evaluation-rules';
-import { marketWideFields, marketWidePlan, reviewMarketWide } from './market-wide';
-import { defineSignalType } from './signal-type';
+import type { EvaluationPlan } from './kit/evaluation-rules';
+import { MARKET_WIDE_READS, marketWideFields, marketWidePlan, reviewMarketWide } from './kit/market-wide';
+import { defineSignalType } from './kit/signal-type';
 
 const usd = z.number().min(0).max(1e12);
 
@@ -102,6 +102,7 @@ export const fundraising = defineSignalType<FundraisingConfig>({
   missingForActivation: () => [],
   reviewSettings: reviewMarketWide,
   evaluationPlan,
+  reads: MARKET_WIDE_READS,
   testSendSample: {
     event_type: 'fundraising',
     data: { funding_stage: 'Series B', funding_amount_usd: 25_000_000, announcement_date: '2026-11-20' },

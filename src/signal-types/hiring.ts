@@ -2,15 +2,10 @@ import { z } from 'zod';
 import { HIRING_EVENT_TYPE, HIRING_LAST_SIGNAL_LABEL, HIRING_SIGNAL_FIELDS } from '../catalogue/market-signals';
 import { DEPARTMENTS, SENIORITIES } from '../catalogue/personas';
 import type { Signal } from '../db/entities/signal';
-import {
-  escapeRegex,
-  locationClause,
-  type EvaluationPlan,
-  type PlaceColumns,
-} from '../services/leads/evaluation-rules';
-import { textList } from '../services/signals/config';
-import { marketWideFields, marketWidePlan, reviewMarketWide } from './market-wide';
-import { defineSignalType } from './signal-type';
+import { escapeRegex, locationClause, type EvaluationPlan, type PlaceColumns } from './kit/evaluation-rules';
+import { textList } from './kit/config';
+import { MARKET_WIDE_READS, marketWideFields, marketWidePlan, reviewMarketWide } from './kit/market-wide';
+import { defineSignalType } from './kit/signal-type';
 
 export const hiringConfig = z.strictObject({
   keywords: textList.max(100).optional().meta({
@@ -99,6 +94,7 @@ export const hiring = defineSignalType<HiringConfig>({
   missingForActivation: (config) => (config.keywords?.length ? [] : [{ field: 'config.keywords', label: 'Keywords' }]),
   reviewSettings: reviewMarketWide,
   evaluationPlan,
+  reads: MARKET_WIDE_READS,
   testSendSample: {
     event_type: 'job_offers',
     data: {

@@ -4,6 +4,7 @@ import type { Signal } from '../db/entities/signal';
 import {
   DAY_MS,
   LEAD_FOR_EVENT,
+  TRUSTED_COMPANY,
   companySizeClause,
   duplicateClause,
   industryClause,
@@ -12,10 +13,11 @@ import {
   titleClause,
   type EvaluationFilter,
   type EvaluationPlan,
-} from '../services/leads/evaluation-rules';
-import { companyFilterFields, personaName, textList } from '../services/signals/config';
-import { reviewIndustries, type SettingsReview } from '../services/signals/settings-warnings';
-import { defineSignalType } from './signal-type';
+  type ReadColumns,
+} from './kit/evaluation-rules';
+import { companyFilterFields, personaName, textList } from './kit/config';
+import { reviewIndustries, type SettingsReview } from './kit/settings-warnings';
+import { defineSignalType } from './kit/signal-type';
 
 export const MIN_JOB_AGE_DAYS = 180;
 
@@ -61,7 +63,7 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
   return {
     joins: `JOIN people p ON p.id = e.person_id JOIN companies c ON c.id = e.company_id`,
     kind: `e.type = 'job_change'`,
-    watched: 'TRUE',
+    watched: TRUSTED_COMPANY,
     filters,
     isLead: LEAD_FOR_EVENT,
     subjectAllowed: duplicateClause(signal, args, now, subject),
@@ -71,6 +73,12 @@ function evaluationPlan(signal: Signal, now: Date): EvaluationPlan {
     args,
   };
 }
+
+/** The plan above: the company's trust, size and industry; the person's persona, title and place. */
+const reads: ReadColumns = {
+  companies: ['provenance', 'size_band', 'industry'],
+  people: ['persona', 'title', 'country_code', 'region_code', 'city'],
+};
 
 function reviewSettings(config: JobChangesConfig, review: SettingsReview): void {
   if (config.maxJobAgeDays !== undefined && config.maxJobAgeDays < MIN_JOB_AGE_DAYS) {
@@ -108,6 +116,7 @@ export const jobChanges = defineSignalType<JobChangesConfig>({
       : [{ field: 'config.jobTitles', label: 'Job titles (jobTitles or customTitles)' }],
   reviewSettings,
   evaluationPlan,
+  reads,
   testSendSample: {
     event_type: 'job_change',
     data: {

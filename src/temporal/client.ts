@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import { clientTracingInterceptors } from '../telemetry/temporal';
 import { registerSearchAttributes, type RegistrationOptions } from './search-attribute-registration';
 import type { TemporalTarget } from './target';
 
@@ -18,7 +19,7 @@ export async function connectTemporal(target: TemporalTarget, registration?: Reg
       throw err;
     }
   }
-  return new Client({ connection, namespace: target.namespace });
+  return new Client({ connection, namespace: target.namespace, interceptors: clientTracingInterceptors() });
 }
 
 /** True while at least one worker polled the queue recently; the readiness probe relies on it. */

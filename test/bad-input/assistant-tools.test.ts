@@ -23,7 +23,8 @@ import {
  */
 
 const SEED = runSeed();
-const RUNS = Number(process.env.FC_RUNS ?? 25);
+// 15 runs a tool keep the file to a few minutes over its 25 tools; FC_RUNS asks for more.
+const RUNS = Number(process.env.FC_RUNS ?? 15);
 
 let stack: Stack;
 let account: TestAccount;
@@ -235,7 +236,7 @@ test('random and hostile arguments on every tool: a tool error, never a crash, n
       throw new Error(`${tool.name}: ${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}")`);
     }
   }
-}, 120_000);
+}, 300_000);
 
 test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 5xx, nothing changed', async () => {
   const accept = {
@@ -333,4 +334,4 @@ test('hostile JSON-RPC on /mcp: a JSON-RPC error or the error envelope, never a 
       details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     throw new Error(`${cause}\n(seed ${details.seed}, path "${details.counterexamplePath}")`);
   }
-}, 90_000);
+}, 240_000);

@@ -112,6 +112,11 @@ describe('industry taxonomy', () => {
     expect(suggestIndustries('Software').length).toBeLessThanOrEqual(5);
   });
 
+  it('suggests the closest name containing a truncated one, not the first in the list (issue 38)', () => {
+    expect(suggestIndustries('Softwar')[0]).toBe('Software Development');
+    expect(suggestIndustries('Softwar')).toContain('IT System Custom Software Development');
+  });
+
   it('maps first-generation names to their V2 successor, and only to known names', () => {
     expect(currentIndustryName('Computer Software')).toBe('Software Development');
     expect(currentIndustryName('information technology & services')).toBe('IT Services and IT Consulting');

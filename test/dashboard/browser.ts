@@ -3,6 +3,7 @@ import path from 'node:path';
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { Stack } from '../setup/stack';
+import { confirmationLinkOf, mailboxAt } from '../setup/mailbox';
 
 /** Where the journeys keep a screenshot of every page they pass (gitignored). */
 export const SCREENSHOT_DIR = path.join(__dirname, '..', '..', 'test-output', 'screenshots');
@@ -46,12 +47,23 @@ export function watchPage(page: Page): { errors: string[]; dialogs: string[] } {
 
 export const PASSWORD = 'correct horse battery';
 
-/** Signs up through the pages; the page ends on the overview. */
+/**
+ * Signs up through the pages as a person does: the form, then the link of the mail the stack's
+ * local SMTP server received, then its button; the page ends on the overview.
+ */
 export async function signUp(page: Page, baseUrl: string, email: string, password = PASSWORD): Promise<void> {
   await page.goto(`${baseUrl}/sign-up`);
   await page.fill('#email', email);
   await page.fill('#password', password);
   await page.click('button:has-text("Create account")');
+  await page.waitForSelector('h1:has-text("Check your email")');
+  await finishSignUpFromMail(page, baseUrl, email);
+}
+
+/** Opens the sign-up link mailed to `email` and finishes the sign-up; the page ends on the overview. */
+export async function finishSignUpFromMail(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(confirmationLinkOf(await mailboxAt(baseUrl).take(email)));
+  await page.click('button:has-text("Create my account")');
   await page.waitForURL(`${baseUrl}/`);
 }
 

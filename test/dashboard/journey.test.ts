@@ -3,7 +3,7 @@ import { TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call } from '../setup/http';
 import { startReceiver, type Receiver } from '../deliveries/receiver';
 import { daysAgo, ingest, jobChanger, startLeadsStack, uid, waitFor } from '../leads/fixtures';
-import { launchBrowser, newProfile, screenshot, watchPage } from './browser';
+import { finishSignUpFromMail, launchBrowser, newProfile, screenshot, watchPage } from './browser';
 
 /**
  * The newcomer's journey in a real browser: sign up, make a key, make an active job-changes
@@ -48,6 +48,10 @@ test('sign up, key, signal, leads and deliveries, secret, pause, sign out', asyn
   await page.fill('#accountName', 'Journey Inc');
   await screenshot(page, '02-sign-up');
   await page.click('button:has-text("Create account")');
+  // The address is confirmed by the mailed link, which finishes the sign-up.
+  expect(await textOf('h1')).toBe('Check your email');
+  await screenshot(page, '02b-check-your-email');
+  await finishSignUpFromMail(page, stack.url, email);
 
   // The overview of a new account: starter credits (100 outside production), nothing else yet.
   await page.waitForURL(`${stack.url}/`);

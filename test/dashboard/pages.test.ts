@@ -110,7 +110,7 @@ test('replay from the page shows its progress and result; credits filter by sign
   await receiver.waitFor(1);
   await page.click('button:has-text("Replay all leads")');
   expect(await page.locator('form[action$="/replay"] button').textContent()).toMatch(/Replaying|Replay all leads/);
-  await page.waitForSelector('.notice:has-text("Replay done: 1 lead(s), 1 delivered, 0 failed.")');
+  await page.waitForSelector('.notice:has-text("Replay done: 1 lead, 1 delivered, 0 failed.")');
   expect(seen.dialogs).toContain('confirm: Send every lead of this signal to the webhook again?');
   const replayed = receiver.requests.find((r) => r.body?.signal?.is_replay === true);
   expect(replayed?.verified).toBe(true);
@@ -119,7 +119,7 @@ test('replay from the page shows its progress and result; credits filter by sign
     'both deliveries in the log',
     async () => {
       await page.goto(`${stack.url}/signals/${id}`);
-      return page.locator('details.lead h3').count();
+      return page.locator('details.lead h3.delivery').count();
     },
     (n) => n === 2,
   );

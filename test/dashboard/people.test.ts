@@ -43,6 +43,8 @@ test('starter credits of a sign-up: 100 outside production, 0 in production, or 
     NODE_ENV: 'production',
     PUBLIC_URL: 'https://leads.example.com',
     SOURCES_CONTACT_EMAIL: 'ops@leads.example.com',
+    SMTP_URL: 'smtp://mail.leads.example.com:587',
+    MAIL_FROM: 'Intent leads <ops@leads.example.com>',
   };
   expect(loadConfig(production).STARTER_CREDITS).toBe(0);
   expect(loadConfig({ ...production, STARTER_CREDITS: '25' }).STARTER_CREDITS).toBe(25);
@@ -113,11 +115,14 @@ test("an owner's invite link, shown in the page, adds a member who cannot invite
   const token = await member.inputValue('input[name=_csrf]');
   const refused = await member.request.post(`${t.stack.url}/team/invites`, { form: { _csrf: token }, maxRedirects: 0 });
   expect(refused.status()).toBe(403);
-  // Taken emails cannot sign up again.
+  // Taken emails cannot sign up again: the page says to check the mail, and the mail says why.
   const again = await t.freshPage();
   await again.goto(`${t.stack.url}/sign-up`);
   await again.fill('#email', memberEmail.toUpperCase());
   await again.fill('#password', PASSWORD);
   await again.click('button:has-text("Create account")');
-  expect(await textOf(again, '.notice.error')).toBe('email: already has a sign-in; sign in instead');
+  expect(await textOf(again, 'h1')).toBe('Check your email');
+  const mail = await t.stack.mailbox!.take(memberEmail);
+  expect(mail.subject).toBe('Someone tried to sign up with your email');
+  expect(mail.links).toEqual([`${t.stack.url}/sign-in`]);
 });

@@ -81,6 +81,39 @@ test('an edit form previews the signal as it would be after the change', async (
   expect(seen.errors).toEqual([]);
 });
 
+test('the preview names, in words, the filter that removed the last candidates; the funnel reads in words (issue 38)', async () => {
+  await page.goto(`${stack.url}/signals/new/job-changes`);
+  await page.fill('#name', 'Big-company CTOs');
+  // Job title removes the two CFOs (the most); company size then removes the last one, Ada.
+  await page.selectOption('#jobTitles', ['Chief Technology Officer']);
+  await matchingEventsShown('1');
+  await page.check('input[name=companySizeFilters][value="10001+"]');
+  await matchingEventsShown('0');
+  const decisive = page.locator('#signal-preview [data-preview=decisiveStage]');
+  expect(await decisive.getAttribute('data-stage')).toBe('companySizeFilters');
+  expect(await decisive.textContent()).toBe('No candidate is left after “Company size”, which removes the last 1.');
+  await screenshot(page, 'signal-preview-decisive-stage');
+
+  await page.uncheck('input[name=companySizeFilters][value="10001+"]');
+  await matchingEventsShown('1');
+  await page.click('button:has-text("Create signal")');
+  await page.waitForURL(/\?notice=created$/);
+  const funnel = (await page.locator('figure.chart svg text').allTextContents()).join(' | ');
+  for (const words of ['Job title', 'Company size', 'Age of the job change', 'Daily lead limit']) {
+    expect(funnel).toContain(words);
+  }
+  for (const key of ['jobTitles', 'companySizeFilters', 'maxJobAgeDays', 'dailyLeadLimit']) {
+    expect(funnel).not.toContain(key);
+  }
+  expect(await page.locator('nav.pager').textContent()).toContain('0 leads');
+  // The list counts in words too: "2 signals", not "2 signal(s)" (this test's and the edit test's).
+  await page.goto(`${stack.url}/signals`);
+  const body = (await page.textContent('body')) ?? '';
+  expect(body).toMatch(/\b2 signals\b/);
+  expect(body).not.toContain('(s)');
+  expect(seen.errors).toEqual([]);
+});
+
 test('without the script, the Preview button shows the same numbers on the re-rendered form', async () => {
   const before = await signalCount();
   const plain = await browser.newContext({ javaScriptEnabled: false });

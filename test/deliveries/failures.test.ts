@@ -1,6 +1,6 @@
 import { leadWorkflowId } from '../../src/temporal/contract';
 import { call } from '../setup/http';
-import { endpointOf } from '../../src/services/deliveries/endpoint';
+import { endpointOf } from '../../src/destinations/webhook/endpoint';
 import {
   DELIVERY_ENV,
   deliveriesOf,

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { startStack, type Stack } from '../setup/stack';
+import { startStack, type Stack, STACK_START_MS } from '../setup/stack';
 import { call, createAccount, type TestAccount } from '../setup/http';
 import { startReceiver, type Receiver } from './receiver';
 
 /**
  * Leads to deliver: fresh job changes only one signal matches (its own title word), and an
  * active signal whose activation evaluates at once and hands the leads to their routes.
+ * No vendor's format: the rows are the store's own (src/db/migrations), the `job_change` event
+ * and the job-changes config follow ../shared/spec/interface.md ("Events", "Job-changes
+ * configuration"), and what a receiver gets is its "Lead" and "Webhook signature" sections.
  */
 
 const COMPANY_ID = 'delivery-co';
@@ -138,7 +141,7 @@ export function deliveryTestBed(options: {
     stack = await startStack({ env: options.env });
     account = await createAccount(stack, { credits: options.credits });
     if (options.seedCompany !== false) await seedCompany(stack);
-  });
+  }, STACK_START_MS);
   afterAll(async () => {
     for (const r of receivers) await r.close();
     await stack?.stop();

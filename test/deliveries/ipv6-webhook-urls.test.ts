@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startStack, type Stack } from '../setup/stack';
+import { startStack, type Stack, STACK_START_MS } from '../setup/stack';
 import { call, createAccount, type TestAccount } from '../setup/http';
 
 /**
@@ -23,7 +23,7 @@ beforeAll(async () => {
     req.resume().on('end', () => res.writeHead(200).end());
   });
   await new Promise<void>((resolve) => receiver.listen(0, '::1', resolve));
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
   await Promise.all([open?.stack.stop(), guarded?.stack.stop()]);
@@ -76,6 +76,11 @@ test('private targets refused: private IPv6 literals are refused the same way on
     'http://[fd00::5]/h',
     'http://[fe80::1]/h',
     'http://[::ffff:127.0.0.1]/h',
+    // IPv4-compatible (deprecated): judged by the IPv4 address it carries, loopback and metadata here.
+    'http://[::7f00:1]/h',
+    'http://[::127.0.0.1]:8080/h',
+    'http://[::a9fe:a9fe]/h',
+    'http://[::ffff:a00:1]/h',
   ]) {
     const problems = [
       await create(guarded, url),

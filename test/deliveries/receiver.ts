@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '../../src/services/deliveries/webhook-signature';
+import { verifyWebhook } from '../../src/destinations/webhook/webhook-signature';
 
 export interface ReceivedRequest {
   at: number;

@@ -1,6 +1,6 @@
 import { call, createAccount } from '../setup/http';
 import { deliveryTaskQueue } from '../../src/temporal/contract';
-import { replayBody } from '../../src/services/deliveries/webhook-body';
+import { replayBody } from '../../src/destinations/webhook/webhook-body';
 import type { Receiver } from './receiver';
 import {
   DELIVERY_ENV,

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { startStack } from '../setup/stack';
+import { startStack, STACK_START_MS } from '../setup/stack';
 import { signUp, textOf, useBrowserStack, watchPage } from '../dashboard/browser';
 import {
   client,
@@ -37,7 +37,7 @@ beforeAll(async () => {
   const key = await session.stack.services.apiKeys.create(accountId, { name: 'tests' });
   await session.stack.services.credits.grant(accountId, 100, 'test credits');
   api = client(session.stack, { accountId, keyId: key.id, apiKey: key.apiKey, webhookSecret: key.webhookSecret });
-});
+}, STACK_START_MS);
 
 async function save(): Promise<string> {
   await page.click('#destinations button[type="submit"]');

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { startStack, type Stack } from '../setup/stack';
+import { startStack, type Stack, STACK_START_MS } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
 import {
   client,
@@ -32,7 +32,7 @@ beforeAll(async () => {
   slack = await startSlack();
   stack = await startStack({ env: { ...FAST_DELIVERY_ENV, SLACK_WEBHOOKS_URL: slack.url, PUBLIC_URL } });
   api = client(stack, await createAccount(stack, { credits: 1000 }));
-});
+}, STACK_START_MS);
 afterAll(async () => {
   await stack?.stop();
   await slack?.close();

@@ -114,7 +114,7 @@ test('422 with neither a saved webhook nor a url; 422 for a url that is not http
 });
 
 test('with private targets refused, loopback is refused when dialled, by literal and by name, as a permanent failure', async () => {
-  const { WebhookSender } = await import('../../src/services/deliveries/webhook-sender');
+  const { WebhookSender } = await import('../../src/destinations/webhook/webhook-sender');
   const guarded = new WebhookSender(testBed.stack.db, {
     WEBHOOK_TIMEOUT_MS: 1000,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: false,

@@ -1,7 +1,7 @@
 import { leadWorkflowId } from '../../src/temporal/contract';
-import { TEST_ADMIN_TOKEN } from '../setup/stack';
+import { TEST_ADMIN_TOKEN, STACK_START_MS } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
-import { signWebhook, verifyWebhook } from '../../src/services/deliveries/webhook-signature';
+import { signWebhook, verifyWebhook } from '../../src/destinations/webhook/webhook-signature';
 import { DELIVERY_ENV, deliveryTestBed } from './fixtures';
 
 // Its leads work at a company of its own ('dc1', below), not at the one `leadsTo` uses.
@@ -13,7 +13,7 @@ beforeAll(async () => {
   await testBed.stack.db
     .query(`INSERT INTO companies (id, name, name_key, domain, industry, employee_count, size_band, hq_country_code, hq_city)
     VALUES ('dc1', 'Acme', 'acme', 'acme.com', 'Software Development', 120, '51-200', 'US', 'Austin')`);
-});
+}, STACK_START_MS);
 
 /**
  * A fresh job change only this test's signal matches (its own title word), then an active

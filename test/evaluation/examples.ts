@@ -94,4 +94,21 @@ export const EXAMPLES: { name: string; scenario: Scenario }[] = [
       ],
     },
   },
+  {
+    name: "fundraising: a claimed company's round is taken once a trusted record corroborates the company (docs/decisions/claims.md)",
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: 'refuse',
+      config: {},
+      events: [],
+      commands: [
+        { do: 'changeCompany', company: 1, claimed: true },
+        { do: 'ingest', events: [{ type: 'fundraising', company: 1, person: null, minutes: -10, variant: 0 }] },
+        { do: 'evaluate' },
+        { do: 'changeCompany', company: 1, claimed: false },
+        { do: 'evaluate' },
+      ],
+    },
+  },
 ];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { COMPANY_SIZE_BANDS, sizeBandOf } from '../../src/catalogue/company-sizes';
 import { matchPersona } from '../../src/catalogue/personas';
+import { signalType, type SignalTypeId } from '../../src/signal-types/registry';
 
 /**
  * Generated scenarios for the incremental-evaluation property: a small world (companies,
@@ -9,8 +10,8 @@ import { matchPersona } from '../../src/catalogue/personas';
  * index in the world (taken modulo the current count), so a shrunk sequence stays valid.
  */
 
-export type SignalKind = 'job_changes' | 'fundraising' | 'hiring' | 'account_watchlist';
-export const SIGNAL_KINDS: readonly SignalKind[] = ['job_changes', 'fundraising', 'hiring', 'account_watchlist'];
+/** A registered signal type's id; the property runs every type of the registry. */
+export type SignalKind = SignalTypeId;
 
 // ---------------------------------------------------------------- the world's vocabulary
 
@@ -73,7 +74,16 @@ export interface EventDraft {
 export type Command =
   | { do: 'addCompany'; company: CompanyTraits }
   | { do: 'addPerson'; person: PersonTraits }
-  | { do: 'changeCompany'; company: number; industry?: number; size?: number; country?: number; rebrand?: boolean }
+  | {
+      do: 'changeCompany';
+      company: number;
+      industry?: number;
+      size?: number;
+      country?: number;
+      rebrand?: boolean;
+      /** Known only through claims (docs/decisions/claims.md), or corroborated back to trusted. */
+      claimed?: boolean;
+    }
   | { do: 'changePerson'; person: number; title?: number; country?: number; company?: number; personalEmail?: boolean }
   | { do: 'ingest'; events: EventDraft[] }
   /** Events whose ingestion commits only after the next evaluation (a slow source transaction). */
@@ -143,36 +153,46 @@ const companyFilters = {
   locations: someOf(countryNames, 1),
 };
 
-/** A config of the kind, every field a patch may also set (`patch` allows null, which removes it). */
-function configOf(kind: SignalKind, patch: boolean): fc.Arbitrary<Record<string, unknown>> {
-  const maybe = <T>(value: fc.Arbitrary<T>) => (patch ? patched(value) : optional(value));
-  const company = {
-    industryFilters: maybe(companyFilters.industryFilters),
-    companySizeFilters: maybe(companyFilters.companySizeFilters),
-    locations: maybe(companyFilters.locations),
-  };
-  // Often set: which person a company's event names is where incremental reads go wrong most easily.
-  const targetPersonas = patch ? patched(someOf(PERSONAS, 1)) : optional(someOf(PERSONAS, 1), 4);
-  let fields: Record<string, fc.Arbitrary<unknown>>;
-  if (kind === 'job_changes')
-    fields = {
+/** What a type's config draws on: a field's arbitrary (left out, or with `patch` also removed) and the shared filters. */
+interface ConfigParts {
+  maybe: <T>(value: fc.Arbitrary<T>) => fc.Arbitrary<T | null | undefined>;
+  patch: boolean;
+  company: Record<string, fc.Arbitrary<unknown>>;
+  targetPersonas: fc.Arbitrary<unknown>;
+}
+
+/**
+ * How the scenarios draw each signal type's config, and which event types they ingest for it
+ * (the kinds it reads, and one it does not, as noise). A type in the registry without an entry
+ * here fails the property, naming itself.
+ */
+const SCENARIO_KINDS: Record<
+  SignalKind,
+  { config: (parts: ConfigParts) => Record<string, fc.Arbitrary<unknown>>; eventTypes: readonly string[] }
+> = {
+  job_changes: {
+    config: ({ maybe, patch, company }) => ({
       // Activation needs titles: a patch may change them, never remove them.
       jobTitles: patch ? optional(someOf(PERSONAS, 2)) : someOf(PERSONAS, 2),
       customTitles: maybe(someOf(['Engineer', 'Sales'], 1)),
       maxJobAgeDays: maybe(fc.constantFrom(180, 200)),
       ...company,
-    };
-  else if (kind === 'fundraising')
-    fields = {
+    }),
+    eventTypes: ['job_change', 'job_change', 'job_change', 'fundraising'],
+  },
+  fundraising: {
+    config: ({ maybe, company, targetPersonas }) => ({
       fundingStages: maybe(someOf(FUNDING_TYPES.slice(0, 3), 1)),
       minAmountUsd: maybe(fc.constant(1_000_000)),
       maxAmountUsd: maybe(fc.constant(10_000_000)),
       maxAnnouncementAgeDays: maybe(fc.constantFrom(3, 30, 90)),
       targetPersonas,
       ...company,
-    };
-  else if (kind === 'hiring')
-    fields = {
+    }),
+    eventTypes: ['fundraising', 'fundraising', 'fundraising', 'job_offers'],
+  },
+  hiring: {
+    config: ({ maybe, patch, company, targetPersonas }) => ({
       keywords: patch
         ? optional(someOf(['Engineer', 'Sales', 'Snowflake', 'Marketing'], 1))
         : someOf(['Engineer', 'Sales', 'Snowflake', 'Marketing'], 1),
@@ -182,9 +202,23 @@ function configOf(kind: SignalKind, patch: boolean): fc.Arbitrary<Record<string,
       maxPostingAgeDays: maybe(fc.constantFrom(3, 14, 30)),
       targetPersonas,
       ...company,
-    };
-  else
-    fields = {
+    }),
+    eventTypes: ['job_offers', 'job_offers', 'job_offers', 'fundraising'],
+  },
+  account_score: {
+    // Low thresholds and short cooldowns: in a small world crossings, falls and recrossings then happen.
+    config: ({ maybe, company, targetPersonas }) => ({
+      threshold: maybe(fc.constantFrom(10, 30, 45)),
+      minDistinctTypes: maybe(fc.constantFrom(1, 2)),
+      cooldownDays: maybe(fc.constantFrom(0, 1, 5)),
+      maxCrossingAgeDays: maybe(fc.constantFrom(3, 30, 90)),
+      targetPersonas,
+      ...company,
+    }),
+    eventTypes: ['fundraising', 'job_offers', 'new_decision_makers', 'company_news', 'public_tenders', 'job_change'],
+  },
+  account_watchlist: {
+    config: ({ maybe, targetPersonas }) => ({
       sources: optional(
         fc.record(
           {
@@ -198,28 +232,43 @@ function configOf(kind: SignalKind, patch: boolean): fc.Arbitrary<Record<string,
       ),
       firstRunLookbackDays: maybe(fc.constantFrom(2, 30, 180)),
       targetPersonas,
-    };
-  return fc.record(fields).map(withoutUndefined);
+    }),
+    eventTypes: [
+      'fundraising',
+      'public_tenders',
+      'job_offers',
+      'new_decision_makers',
+      'company_post_reactions',
+      'company_news',
+      'job_change',
+    ],
+  },
+};
+
+function scenarioKind(kind: SignalKind) {
+  const known = SCENARIO_KINDS[kind];
+  if (!known)
+    throw new Error(
+      `no scenario for the signal type ${kind}: add its config and event types to test/evaluation/scenario.ts`,
+    );
+  return known;
+}
+
+/** A config of the kind, every field a patch may also set (`patch` allows null, which removes it). */
+export function configOf(kind: SignalKind, patch: boolean): fc.Arbitrary<Record<string, unknown>> {
+  const maybe = <T>(value: fc.Arbitrary<T>) => (patch ? patched(value) : optional(value));
+  const company = {
+    industryFilters: maybe(companyFilters.industryFilters),
+    companySizeFilters: maybe(companyFilters.companySizeFilters),
+    locations: maybe(companyFilters.locations),
+  };
+  // Often set: which person a company's event names is where incremental reads go wrong most easily.
+  const targetPersonas = patch ? patched(someOf(PERSONAS, 1)) : optional(someOf(PERSONAS, 1), 4);
+  return fc.record(scenarioKind(kind).config({ maybe, patch, company, targetPersonas })).map(withoutUndefined);
 }
 
 const withoutUndefined = (value: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-
-/** Event types each kind reads, and one it does not (noise). */
-const EVENT_TYPES: Record<SignalKind, readonly string[]> = {
-  job_changes: ['job_change', 'job_change', 'job_change', 'fundraising'],
-  fundraising: ['fundraising', 'fundraising', 'fundraising', 'job_offers'],
-  hiring: ['job_offers', 'job_offers', 'job_offers', 'fundraising'],
-  account_watchlist: [
-    'fundraising',
-    'public_tenders',
-    'job_offers',
-    'new_decision_makers',
-    'company_post_reactions',
-    'company_news',
-    'job_change',
-  ],
-};
 
 /** Mostly recent, some late arrivals (old but often inside the window, some outside), a few slightly ahead. */
 const occurredMinutes = fc.oneof(
@@ -230,7 +279,7 @@ const occurredMinutes = fc.oneof(
 
 const eventDraft = (kind: SignalKind): fc.Arbitrary<EventDraft> =>
   fc.record({
-    type: fc.constantFrom(...EVENT_TYPES[kind]),
+    type: fc.constantFrom(...scenarioKind(kind).eventTypes),
     company: index,
     person: fc.option(index, { nil: null }),
     minutes: occurredMinutes,
@@ -248,7 +297,7 @@ const advanceMinutes = fc.oneof(
 );
 
 function command(kind: SignalKind): fc.Arbitrary<Command> {
-  const watchlist = kind === 'account_watchlist';
+  const watchlist = signalType(kind).watchesCompanies === true;
   const choices: fc.WeightedArbitrary<Command>[] = [
     {
       weight: 6,
@@ -278,6 +327,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
           size: sometimes(fc.nat({ max: EMPLOYEE_COUNTS.length - 1 })),
           country: sometimes(fc.nat({ max: COUNTRIES.length - 1 })),
           rebrand: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, fc.constant(true)),
+          claimed: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, fc.boolean()),
         })
         .map((c) => withoutUndefined(c) as Command),
     },
@@ -343,7 +393,7 @@ export function scenarioOf(kind: SignalKind, options: { maxCommands: number }): 
     dailyLeadLimit,
     duplicateHandling,
     config: configOf(kind, false),
-    watched: kind === 'account_watchlist' ? fc.array(index, { minLength: 1, maxLength: 4 }) : fc.constant([]),
+    watched: signalType(kind).watchesCompanies ? fc.array(index, { minLength: 1, maxLength: 4 }) : fc.constant([]),
     // Few companies and people, so subjects meet again (the duplicate rule) and share companies (targeting).
     companies: fc.array(companyTraits, { minLength: 2, maxLength: 6, size: 'max' }),
     people: fc.array(personTraits, { minLength: 3, maxLength: 12, size: 'max' }),

@@ -201,10 +201,13 @@ export class World {
     return personal ? `${this.run}-p${j}@gmail.com` : `p${j}@${company.domain}`;
   }
 
-  /** A company's new industry, size, headquarters or name and domain (a rebrand), as a source's update writes it. */
+  /**
+   * A company's new industry, size, headquarters or name and domain (a rebrand), as a source's
+   * update writes it; or its provenance, as a claim or its corroboration sets it.
+   */
   async changeCompany(
     index: number,
-    change: { industry?: number; size?: number; country?: number; rebrand?: boolean },
+    change: { industry?: number; size?: number; country?: number; rebrand?: boolean; claimed?: boolean },
   ): Promise<void> {
     const company = this.company(index);
     const sets: string[] = [];
@@ -226,6 +229,7 @@ export class World {
       const country = COUNTRIES[change.country];
       sets.push(`hq_country_code = $${args.push(country.code)}, hq_city = $${args.push(country.city)}`);
     }
+    if (change.claimed !== undefined) sets.push(`provenance = $${args.push(change.claimed ? 'claimed' : 'trusted')}`);
     if (sets.length) await execute(this.open.db, `UPDATE companies SET ${sets.join(', ')} WHERE id = $1`, args);
   }
 

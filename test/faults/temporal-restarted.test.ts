@@ -81,7 +81,7 @@ class WorkerSupervisor {
   }
 
   private async retire(current: RunningWorker): Promise<void> {
-    for (const worker of [current.worker, current.deliveryWorker]) {
+    for (const worker of [current.worker, current.deliveryWorker, current.sourceWorker]) {
       try {
         worker.shutdown();
       } catch {
@@ -90,7 +90,9 @@ class WorkerSupervisor {
     }
     const until = Date.now() + 30_000;
     while (
-      [current.worker, current.deliveryWorker].some((w) => !['STOPPED', 'FAILED'].includes(w.getState())) &&
+      [current.worker, current.deliveryWorker, current.sourceWorker].some(
+        (w) => !['STOPPED', 'FAILED'].includes(w.getState()),
+      ) &&
       Date.now() < until
     ) {
       await new Promise((r) => setTimeout(r, 100));

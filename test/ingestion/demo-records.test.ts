@@ -7,6 +7,7 @@ import { ingestionSink } from '../../src/providers/data/data-provider';
 import { DemoDataProvider, DemoStore, startDemoFeed } from '../../src/providers/data/demo-provider';
 import { DEMO_HISTORY, DemoRecords, type DemoCompanyRef } from '../../src/providers/data/demo-records';
 import { EVENT_TYPES, RECORD_SCHEMAS, type RecordKind } from '../../src/providers/data/records';
+import { backtestForecasts } from '../../src/sources/forecasts/backtest';
 import { startStack, type Stack } from '../setup/stack';
 
 const NOW = new Date('2025-03-14T12:00:00Z');
@@ -84,6 +85,18 @@ describe('demo records', () => {
     const counts = companies.map((c) => c.employeeCount as number);
     expect(Math.min(...counts)).toBeLessThanOrEqual(10);
     expect(Math.max(...counts)).toBeGreaterThan(5000);
+  });
+
+  test('texts end with one full stop, and a job change stays in the department of the new role (issue 38)', () => {
+    const companies = ofKind('company');
+    expect(companies.filter((c) => /\.\.$/.test(c.metaDescription ?? '')).map((c) => c.metaDescription)).toEqual([]);
+    expect(companies.some((c) => c.hqCity === 'Washington, D.C.')).toBe(true);
+    const changes = ofKind('event').filter((e) => e.type === 'job_change');
+    const departments = changes
+      .map((e) => [matchPersona(e.data.previous_title)?.department, matchPersona(e.data.new_title)?.department])
+      .filter(([before, after]) => before && after);
+    expect(departments.length / changes.length).toBeGreaterThan(0.8);
+    expect(departments.filter(([before, after]) => before !== after)).toEqual([]);
   });
 
   test('people have titles the persona catalogue recognises, in real cities', () => {
@@ -166,13 +179,14 @@ describe('demo provider against the store', () => {
     });
     const sink = ingestionSink(stack.services.ingestion);
     const first = await provider.seedHistory(sink);
-    expect(first).toMatchObject({ accepted: 3000, duplicates: 0, rejected: 0 });
-    expect(await totals()).toEqual({ companies: 300, people: 1500, events: 1200 });
+    // The history and the forecast stories' 50 older events (src/providers/data/demo-forecast-stories.ts).
+    expect(first).toMatchObject({ accepted: 3050, duplicates: 0, rejected: 0 });
+    expect(await totals()).toEqual({ companies: 300, people: 1500, events: 1250 });
 
     expect(await provider.seedHistory(sink)).toBeNull();
     const forced = await sink(new DemoRecords().history(stack.services.clock.now()));
     expect(forced).toMatchObject({ accepted: 0, duplicates: 3000, rejected: 0 });
-    expect(await totals()).toEqual({ companies: 300, people: 1500, events: 1200 });
+    expect(await totals()).toEqual({ companies: 300, people: 1500, events: 1250 });
 
     const fed = await provider.feed(sink);
     expect(fed.rejected).toBe(0);
@@ -181,6 +195,19 @@ describe('demo provider against the store', () => {
       `SELECT count(*)::int AS recent FROM events WHERE occurred_at > now() - interval '1 minute'`,
     );
     expect(recent).toBeGreaterThanOrEqual(5);
+  });
+
+  test('the demo history is made so that some forecasts come true and some do not', async () => {
+    const dayBefore = (days: number) =>
+      new Date(stack.services.clock.now().getTime() - days * 86_400_000).toISOString().slice(0, 10);
+    const answer = await backtestForecasts(stack.db, { from: dayBefore(600), to: dayBefore(400) });
+    const byRule = Object.fromEntries(answer.rules.map((r) => [r.rule, { cameTrue: r.cameTrue, missed: r.missed }]));
+    expect(byRule).toEqual({
+      'likely-to-raise': { cameTrue: 1, missed: 1 },
+      'path-to-ipo': { cameTrue: 1, missed: 0 },
+      'acquisition-target': { cameTrue: 1, missed: 1 },
+      'expected-to-scale': { cameTrue: 1, missed: 1 },
+    });
   });
 
   test('the running feed keeps adding events until stopped', async () => {

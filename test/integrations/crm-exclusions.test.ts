@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { startStack, type Stack } from '../setup/stack';
 import { evaluateNow } from '../setup/evaluation';
 import { call } from '../setup/http';
+import { sessionCookieOf, signUpOverHttp } from '../setup/mailbox';
 import { startOAuthServer, type OAuthServer } from '../vendors/oauth-server';
 import {
   startHubSpotRecords,
@@ -93,15 +94,9 @@ beforeAll(async () => {
   });
   // A person signs up in the dashboard (its session reads the integrations page later).
   const email = `crm-${randomBytes(4).toString('hex')}@example.com`;
-  const form = randomBytes(16).toString('base64url');
-  const signUp = await fetch(`${stack.url}/sign-up`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `intent_form=${form}` },
-    body: new URLSearchParams({ email, password: 'correct horse battery', _csrf: form }).toString(),
-    redirect: 'manual',
-  });
+  const signUp = await signUpOverHttp(stack.url, { email, password: 'correct horse battery' });
   expect(signUp.status).toBe(302);
-  cookie = /intent_session=[^;]+/.exec(signUp.headers.get('set-cookie') ?? '')![0];
+  cookie = sessionCookieOf(signUp);
   [{ account_id: accountId, id: memberId }] = await stack.db.query(
     `SELECT id, account_id FROM members WHERE email = $1`,
     [email],

@@ -1,5 +1,5 @@
-import { crmLeadFrom, sequencerLeadFrom } from '../../src/services/deliveries/route-payloads';
-import { destinationRoutesOf } from '../../src/services/deliveries/destination-sender';
+import { crmLeadFrom, sequencerLeadFrom } from '../../src/destinations/kit/route-payloads';
+import { destinationRoutesOf } from '../../src/destinations/settings';
 
 /** The one mapping from a stored lead to what each destination receives. */
 

@@ -317,8 +317,12 @@ describe('registration', () => {
       const after = await db().query(`SELECT count(*)::int AS n FROM oauth_records WHERE model = 'Client'`);
       expect(after[0].n).toBe(before[0].n);
 
-      for (const uri of ['https://assistant.example/callback', 'http://127.0.0.1:33418/callback'])
-        expect((await registration(production.url, { redirect_uris: [uri] })).status).toBe(201);
+      // Loopback http is for native apps (test/mcp/assistant-oauth-production.test.ts refuses it to a web client).
+      for (const metadata of [
+        { redirect_uris: ['https://assistant.example/callback'] },
+        { redirect_uris: ['http://127.0.0.1:33418/callback'], application_type: 'native' },
+      ])
+        expect((await registration(production.url, metadata)).status).toBe(201);
 
       const throttled = await registration(production.url, { redirect_uris: ['https://assistant.example/callback'] });
       expect(throttled.status).toBe(429);

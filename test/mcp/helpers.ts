@@ -30,13 +30,22 @@ export const SPECIFIED_TOOLS = [
   'get_phone_lookup_result',
 ] as const;
 
-/** Every tool the server lists: the specification's, then the cost preview's and the suppression list's (issue 27). */
+/** Every tool the server lists: the specification's, then the cost preview's the suppression list's (issue 27) and the competitors' (issue 34). */
 export const SERVED_TOOLS = [
   ...SPECIFIED_TOOLS,
   'preview_signal',
   'list_suppressions',
   'add_suppressions',
   'delete_suppression',
+  'list_competitors',
+  'create_competitor',
+  'get_competitor',
+  'update_competitor',
+  'delete_competitor',
+  'get_scoring_model',
+  'set_scoring_model',
+  'get_company_score',
+  'get_lead',
 ] as const;
 
 export const toolServerUrl = (stack: Stack) => `${stack.url}/mcp`;

@@ -50,11 +50,11 @@ test("user data is escaped in mrkdwn (Slack's &, < and >), left as written in pl
   expect(message.text).toBe(
     'New lead: Ada &lt;!channel&gt; Lovelace, R&amp;D lead at Acme &amp; Sons &lt;Labs&gt;. Job Change (signal CTOs &gt; VPs)',
   );
-  // No PUBLIC_URL: no dashboard link.
+  // No PUBLIC_URL: no dashboard link, and the message says so (issue 38).
   expect(context.elements).toEqual([
     {
       type: 'mrkdwn',
-      text: "<https://www.linkedin.com/in/ada|Ada &lt;!channel&gt; Lovelace's profile> · <https://acme.com|Acme &amp; Sons &lt;Labs&gt;>",
+      text: "<https://www.linkedin.com/in/ada|Ada &lt;!channel&gt; Lovelace's profile> · <https://acme.com|Acme &amp; Sons &lt;Labs&gt;> · no link to the lead: the service runs without PUBLIC_URL",
     },
   ]);
 });
@@ -82,6 +82,10 @@ test('webhook URLs: only https://hooks.slack.com/services/T…/B…/secret; mask
     /hooks\.slack\.com/,
   );
   expect(slackWebhookUrlProblem('https://hooks.slack.com/services/T0123ABC/B0456DEF/abc?x=1')).toMatch(/query/);
+  // Another host names the setting that points the sender at a local receiver (issue 38).
+  expect(slackWebhookUrlProblem('https://127.0.0.1:4000/services/T0123ABC/B0456DEF/abc')).toMatch(
+    /must be on hooks\.slack\.com; to test against a local receiver, .*SLACK_WEBHOOKS_URL/,
+  );
   expect(slackWebhookUrlProblem('https://hooks.slack.com/services/T0123…/…')).toMatch(/services/);
   expect(slackWebhookUrlProblem('hooks.slack.com/services/T1/B1/x')).toMatch(/not a URL/);
   expect(maskedSlackWebhookUrl('https://hooks.slack.com/services/T0123ABC/B0456DEF/abcDEF123')).toBe(

@@ -13,6 +13,15 @@ import globalTeardown, { type TestInfrastructure } from './global-teardown';
  * TEST_DATABASE_URL, TEST_TEMPORAL_ADDRESS and TEST_WORKFLOW_BUNDLE (jest starts its
  * workers with this process's environment).
  */
+/**
+ * A version that stopped being current is checked for open pinned workflows every 3 minutes by
+ * default: seconds here, so that the deploy test sees it drained (test/deploy/).
+ */
+const TEST_DYNAMIC_CONFIG = {
+  'matching.wv.VersionDrainageStatusRefreshInterval': '1s',
+  'matching.wv.VersionDrainageStatusVisibilityGracePeriod': '1s',
+};
+
 export default async function globalSetup(): Promise<void> {
   const started = Date.now();
   const infrastructure: TestInfrastructure = { tmpDir: mkdtempSync(path.join(tmpdir(), 'intent-leads-test-')) };
@@ -23,7 +32,9 @@ export default async function globalSetup(): Promise<void> {
   // Independent, so they run side by side; each still reports its own time.
   const results = await Promise.allSettled([
     database(infrastructure),
-    timed('Temporal dev server', () => startTemporalDevServer({ headless: true })).then((server) => {
+    timed('Temporal dev server', () =>
+      startTemporalDevServer({ headless: true, dynamicConfig: TEST_DYNAMIC_CONFIG }),
+    ).then((server) => {
       infrastructure.temporal = server;
       return server.address;
     }),

@@ -84,6 +84,7 @@ export function spawnWorker(options: WorkerProcessOptions): ChildProcess {
       WORKFLOW_BUNDLE_PATH: process.env.TEST_WORKFLOW_BUNDLE ?? '',
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
+      WORKFLOW_FAIL_ON_NONDETERMINISM: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

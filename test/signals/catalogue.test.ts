@@ -33,10 +33,16 @@ const SIZE_BANDS = [
 ];
 
 describe('GET /api/v1/signal-types', () => {
-  test('lists both types with their endpoint, parameters, pricing, price per lead and output fields', async () => {
+  test('lists every type with its endpoint, parameters, pricing, price per lead and output fields', async () => {
     const { signalTypes } = expectStatus(await api.get('/signal-types'), 200);
     const byId = Object.fromEntries(signalTypes.map((t: { signalTypeId: string }) => [t.signalTypeId, t]));
-    expect(Object.keys(byId).sort()).toEqual(['account_watchlist', 'fundraising', 'hiring', 'job_changes']);
+    expect(Object.keys(byId).sort()).toEqual([
+      'account_score',
+      'account_watchlist',
+      'fundraising',
+      'hiring',
+      'job_changes',
+    ]);
 
     expect(byId.job_changes).toMatchObject({ createEndpoint: 'POST /api/v1/signals/job-changes', creditsPerLead: 2 });
     expect(byId.account_watchlist).toMatchObject({
@@ -46,6 +52,10 @@ describe('GET /api/v1/signal-types', () => {
     expect(byId.job_changes.pricingModel).toContain('2');
     expect(byId.job_changes.pricingModel).toContain('0.5');
     expect(byId.account_watchlist.pricingModel).toContain('3');
+    expect(byId.account_score).toMatchObject({
+      createEndpoint: 'POST /api/v1/signals/account-score',
+      creditsPerLead: 3,
+    });
 
     const params = (id: string) =>
       Object.fromEntries(byId[id].configParameters.map((p: { name: string }) => [p.name, p]));
@@ -93,6 +103,9 @@ describe('GET /api/v1/signal-types', () => {
     );
     expect(byId.account_watchlist.outputFields.signal).toEqual(
       expect.arrayContaining(['funding_type', 'news_event_type', 'watchlist_role']),
+    );
+    expect(byId.account_score.outputFields.signal).toEqual(
+      expect.arrayContaining(['score', 'grade', 'score_breakdown']),
     );
   });
 

@@ -93,8 +93,16 @@ test('the daily cap, the email price and the suppression list change the forecas
     duplicateHandling: 'allow',
   });
   expect(capped.status).toBe(200);
-  // Four leads with repeats allowed, all stored today: the cap lets one through today, the rest wait.
-  expect(capped.body).toMatchObject({ matchingEvents: 4, expectedLeads: 4, capLimited: true });
+  // Four leads with repeats allowed, all stored today: the cap lets one through today, the rest
+  // wait. Each number has the cap applied (issue 38): the funnel ends at the expected leads.
+  expect(capped.body).toMatchObject({ matchingEvents: 4, expectedLeads: 1, heldByCap: 3, capLimited: true });
+  const funnel = capped.body.funnel as { filter: string; removed: number; remaining: number }[];
+  expect(funnel.find((s) => s.filter === 'dailyLeadLimit')).toEqual({
+    filter: 'dailyLeadLimit',
+    removed: 3,
+    remaining: 1,
+  });
+  expect(funnel[funnel.length - 1]!.remaining).toBe(capped.body.expectedLeads);
   expect(capped.body.expectedLeadsPerDay).toBe(Math.round((1 / 30) * 100) / 100);
   expect(capped.body.expectedCreditsPerDay).toBe(Math.round(((1 * 2 + 1 * 0.5) / 30) * 100) / 100);
 
@@ -129,4 +137,31 @@ test('a bad body answers as create would and changes nothing', async () => {
   const type = await preview({ signalTypeId: 'weather', config: {} });
   expect(type.status).toBe(422);
   expect(await counts()).toEqual(before);
+});
+
+test('leads spread over days pass a cap of one a day: the funnel ends at the expected leads, not at one (issue 38)', async () => {
+  await stack.db
+    .query(`INSERT INTO people (id, first_name, last_name, title, persona, company_id, city, country_code, region_code) VALUES
+    ('pv_m1', 'Mo', 'M', 'CMO', 'Chief Marketing Officer', 'pv_acme', 'Austin', 'US', 'TX'),
+    ('pv_m2', 'Nia', 'N', 'CMO', 'Chief Marketing Officer', 'pv_beta', 'Austin', 'US', 'TX'),
+    ('pv_m3', 'Oz', 'O', 'CMO', 'Chief Marketing Officer', 'pv_beta', 'Dallas', 'US', 'TX')`);
+  // One a day, each stored the day it happened.
+  await stack.db.query(`INSERT INTO events (id, type, occurred_at, ingested_at, company_id, person_id) VALUES
+    ('pv_m1e', 'job_change', now() - interval '3 days', now() - interval '3 days', 'pv_acme', 'pv_m1'),
+    ('pv_m2e', 'job_change', now() - interval '2 days', now() - interval '2 days', 'pv_beta', 'pv_m2'),
+    ('pv_m3e', 'job_change', now() - interval '1 day',  now() - interval '1 day',  'pv_beta', 'pv_m3')`);
+  const answer = await preview({
+    signalTypeId: 'job_changes',
+    config: { jobTitles: ['Chief Marketing Officer'], locations: ['Texas'] },
+    dailyLeadLimit: 1,
+  });
+  expect(answer.status).toBe(200);
+  expect(answer.body).toMatchObject({ matchingEvents: 3, expectedLeads: 3, heldByCap: 0, capLimited: false });
+  const funnel = answer.body.funnel as { filter: string; removed: number; remaining: number }[];
+  expect(funnel.find((s) => s.filter === 'dailyLeadLimit')).toEqual({
+    filter: 'dailyLeadLimit',
+    removed: 0,
+    remaining: 3,
+  });
+  expect(funnel[funnel.length - 1]!.remaining).toBe(3);
 });

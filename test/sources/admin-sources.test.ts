@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config';
-import { PoliteFetch } from '../../src/services/sources/polite-fetch';
+import { PoliteFetch } from '../../src/sources/kit/polite-fetch';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call } from '../setup/http';
 import { startVendor, type VendorServer } from './vendors';
@@ -87,6 +87,61 @@ test('bad requests get the error envelope and change nothing', async () => {
   });
   expect(noCompany.status).toBe(404);
   expect(await stack.db.query(`SELECT * FROM company_job_boards`)).toEqual([]);
+});
+
+test('the list is wrapped in items, as every list of the public API, and still in data for earlier clients', async () => {
+  const listed = await admin('/admin/v1/sources');
+  expect(listed.status).toBe(200);
+  expect(listed.body.items.map((source: { name: string }) => source.name)).toEqual(
+    expect.arrayContaining(['job-boards', 'company-profiles', 'news', 'companies-house']),
+  );
+  expect(listed.body.data).toEqual(listed.body.items);
+});
+
+test('a quiet source says why it reads nothing, and what it reads once it has something (issue 38)', async () => {
+  const detailOf = async (name: string) =>
+    (await admin('/admin/v1/sources')).body.items.find((source: { name: string }) => source.name === name).detail;
+  expect(await detailOf('job-boards')).toMatch(/^nothing to read: no job board is known \(PUT \/admin\/v1\/companies/);
+  expect(await detailOf('news')).toMatch(/^nothing to read: no company has a feed .*company_news/);
+  // Only Acme is stored: one site to read; a demo company is never read, and the line says so.
+  expect(await detailOf('company-profiles')).toBe('reads the sites of 1 company with a domain');
+  await stack.services.ingestion.ingest([
+    { kind: 'company', id: 'demo-company-quiet', name: 'Demo Quiet', domain: 'demo-quiet.example' },
+  ]);
+  expect(await detailOf('company-profiles')).toBe(
+    'reads the sites of 1 company with a domain; 1 demo company is skipped (made-up domains)',
+  );
+
+  expect(
+    (await admin('/admin/v1/companies/acme/job-board', { method: 'PUT', body: { ats: 'greenhouse', token: 'quiet' } }))
+      .status,
+  ).toBe(200);
+  expect(await detailOf('job-boards')).toMatch(/^polls 1 board, [01] due now$/);
+  await stack.db.query(`DELETE FROM company_job_boards`);
+});
+
+test('running or backfilling a disabled or off source is refused with the reason, and starts nothing (issue 38)', async () => {
+  const actions = async () =>
+    (await stack.temporal.schedule.getHandle(stack.services.sources.schedules.idOf('job-boards')).describe()).info
+      .numActionsTaken;
+  expect((await admin('/admin/v1/sources/job-boards/disable', { method: 'POST' })).status).toBe(200);
+  const before = await actions();
+  for (const verb of ['run', 'backfill']) {
+    const refused = await admin(`/admin/v1/sources/job-boards/${verb}`, { method: 'POST' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'SOURCE_DISABLED' });
+    expect(refused.body.error.message).toContain('enable it first');
+  }
+  expect(await actions()).toBe(before);
+  expect((await admin('/admin/v1/sources/job-boards/enable', { method: 'POST' })).status).toBe(200);
+
+  // No COMPANIES_HOUSE_API_KEY here: the source is off, and says why.
+  const off = await admin('/admin/v1/sources/companies-house/run', { method: 'POST' });
+  expect(off.status).toBe(409);
+  expect(off.body.error).toEqual({
+    code: 'SOURCE_OFF',
+    message: 'The source "companies-house" is off: no API key (COMPANIES_HOUSE_API_KEY)',
+  });
 });
 
 test('SOURCES_HOST_MAP keeps path and query; private targets are refused where webhooks refuse them', async () => {

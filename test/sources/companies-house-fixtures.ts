@@ -17,6 +17,10 @@ export interface AppointmentFixture {
   appointedOn: string;
   resignedOn?: string;
   type?: 'changed' | 'deleted';
+  /** As the register states it; null as some records carry it, absent by default ("Company Director"). */
+  occupation?: string | null;
+  /** The officer's id: the item links their own appointment list. */
+  officerId?: string;
 }
 
 export function officerEvent(a: AppointmentFixture): string {
@@ -32,11 +36,106 @@ export function officerEvent(a: AppointmentFixture): string {
       date_of_birth: { month: 4, year: 1980 },
       name: a.name,
       nationality: 'British',
-      occupation: 'Company Director',
+      occupation: a.occupation === undefined ? 'Company Director' : a.occupation,
       officer_role: a.role,
-      links: { self: `/company/${a.number}/appointments/${a.appointmentId}` },
+      links: {
+        self: `/company/${a.number}/appointments/${a.appointmentId}`,
+        ...(a.officerId ? { officer: { appointments: `/officers/${a.officerId}/appointments` } } : {}),
+      },
     },
     event: { timepoint: a.timepoint, published_at: '2026-11-26T10:00:00', type: a.type ?? 'changed' },
+  });
+}
+
+/** One item of an officer's appointment list (`/officers/{officer_id}/appointments`). */
+export interface CareerFixture {
+  number: string;
+  companyName: string | null;
+  role?: string;
+  occupation?: string | null;
+  appointedOn: string;
+  resignedOn?: string;
+}
+
+/**
+ * A page of an officer's appointment list as the Officer appointments API answers it: the
+ * envelope's name, date of birth and paging (`items_per_page`, `start_index`, `total_results`),
+ * each item's `appointed_to` and `links.company`.
+ */
+export function appointmentList(
+  officerId: string,
+  name: string,
+  items: CareerFixture[],
+  page: { start: number; total: number; perPage?: number } = { start: 0, total: items.length },
+) {
+  return {
+    date_of_birth: { month: 4, year: 1980 },
+    etag: `etag-${officerId}-${page.start}`,
+    is_corporate_officer: false,
+    items: items.map((item) => ({
+      address: { address_line_1: '1 High Street', locality: 'London', postal_code: 'EC1A 1AA' },
+      appointed_on: item.appointedOn,
+      ...(item.resignedOn ? { resigned_on: item.resignedOn } : {}),
+      appointed_to: { company_name: item.companyName, company_number: item.number, company_status: 'active' },
+      country_of_residence: 'England',
+      links: { company: `/company/${item.number}` },
+      name,
+      nationality: 'British',
+      occupation: item.occupation === undefined ? 'Company Director' : item.occupation,
+      officer_role: item.role ?? 'director',
+    })),
+    items_per_page: page.perPage ?? 50,
+    kind: 'personal-appointment',
+    links: { self: `/officers/${officerId}/appointments` },
+    name,
+    start_index: page.start,
+    total_results: page.total,
+  };
+}
+
+export interface PscFixture {
+  timepoint: number;
+  number: string;
+  pscId: string;
+  kind?: string;
+  name: string | null;
+  natures: string[];
+  notifiedOn: string;
+  ceasedOn?: string;
+  registrationNumber?: string;
+  type?: 'changed' | 'deleted';
+}
+
+/** A PSC stream event: the streaming API's envelope around a PSC item, as the PSC API gives it. */
+export function pscEvent(p: PscFixture): string {
+  const kind = p.kind ?? 'corporate-entity-person-with-significant-control';
+  const path = kind.startsWith('corporate') ? 'corporate-entity' : 'individual';
+  return JSON.stringify({
+    resource_kind: kind.startsWith('corporate') ? 'company-psc-corporate' : 'company-psc-individual',
+    resource_uri: `/company/${p.number}/persons-with-significant-control/${path}/${p.pscId}`,
+    resource_id: p.pscId,
+    data: {
+      address: { premises: '10', address_line_1: 'Market Street', locality: 'Leeds', postal_code: 'LS1 1AA' },
+      etag: `etag-${p.pscId}`,
+      kind,
+      name: p.name,
+      natures_of_control: p.natures,
+      notified_on: p.notifiedOn,
+      ...(p.ceasedOn ? { ceased_on: p.ceasedOn } : {}),
+      ...(kind.startsWith('corporate')
+        ? {
+            identification: {
+              legal_authority: 'Companies Act 2006',
+              legal_form: 'Private Limited Company',
+              country_registered: 'England',
+              place_registered: 'Register Of Companies For England And Wales',
+              ...(p.registrationNumber ? { registration_number: p.registrationNumber } : {}),
+            },
+          }
+        : { nationality: 'British', date_of_birth: { month: 1, year: 1970 } }),
+      links: { self: `/company/${p.number}/persons-with-significant-control/${path}/${p.pscId}` },
+    },
+    event: { timepoint: p.timepoint, published_at: '2026-11-26T10:00:00', type: p.type ?? 'changed' },
   });
 }
 
@@ -104,9 +203,13 @@ export interface StreamPlay {
 
 export interface StreamServer {
   origin: string;
+  /** The officers stream's connections. */
   requests: { path: string; headers: http.IncomingHttpHeaders }[];
-  /** The next connections' plays, in turn. */
+  /** The next officers stream connections' plays, in turn. */
   plays: StreamPlay[];
+  /** The persons-with-significant-control stream's connections and plays (it holds with heartbeats when none is left). */
+  pscRequests: { path: string; headers: http.IncomingHttpHeaders }[];
+  pscPlays: StreamPlay[];
   close(): Promise<void>;
 }
 
@@ -114,10 +217,13 @@ export interface StreamServer {
 export async function startStreamServer(): Promise<StreamServer> {
   const requests: StreamServer['requests'] = [];
   const plays: StreamPlay[] = [];
+  const pscRequests: StreamServer['requests'] = [];
+  const pscPlays: StreamPlay[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = http.createServer((req, res) => {
-    requests.push({ path: req.url ?? '/', headers: req.headers });
-    const play = plays.shift() ?? { lines: [], then: 'hold' };
+    const psc = (req.url ?? '/').startsWith('/persons-with-significant-control');
+    (psc ? pscRequests : requests).push({ path: req.url ?? '/', headers: req.headers });
+    const play = (psc ? pscPlays : plays).shift() ?? { lines: [], then: 'hold' };
     if (play.status) {
       res.writeHead(play.status, play.headers ?? {}).end();
       return;
@@ -143,6 +249,8 @@ export async function startStreamServer(): Promise<StreamServer> {
     origin: `http://127.0.0.1:${port}`,
     requests,
     plays,
+    pscRequests,
+    pscPlays,
     close: () =>
       new Promise((resolve) => {
         for (const timer of timers) clearInterval(timer);

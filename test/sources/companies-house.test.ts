@@ -1,8 +1,8 @@
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
 import { allLeads, client, createSignal, evaluateNow, ingest, settled } from '../leads/fixtures';
-import { CompaniesHouse } from '../../src/services/sources/companies-house';
-import { Sources } from '../../src/services/sources/sources';
+import { CompaniesHouse } from '../../src/sources/companies-house/companies-house';
+import { Sources } from '../../src/sources/sources';
 import { createLogger } from '../../src/logger';
 import { startVendor, type VendorServer } from './vendors';
 import {
@@ -69,7 +69,9 @@ async function runSource() {
   throw new Error('the companies-house run did not finish within 90 s');
 }
 
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+// One moment for the whole file: a fixture made before midnight and its check after must name one day.
+const FILE_STARTED = Date.now();
+const daysAgo = (days: number) => new Date(FILE_STARTED - days * 86_400_000).toISOString().slice(0, 10);
 const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString('base64')}`;
 const chEvents = () =>
   stack.db.query(
@@ -206,6 +208,22 @@ test('the officers stream gives decision makers at known and watched companies, 
         new_job_start_month: recent.slice(0, 7),
       },
     },
+    {
+      // The same appointment as a job change; no appointment list is linked, so no job before it is known.
+      id: 'companies-house:job-change:apptHeron1',
+      type: 'job_change',
+      company_id: 'co-heron',
+      person_id: 'ch-appointment-apptHeron1',
+      data: {
+        previous_title: '',
+        previous_company: '',
+        new_title: 'Director',
+        new_company: 'Heron Analytics',
+        new_job_started_on: `${recent.slice(5, 7)}/${recent.slice(0, 4)}`,
+        new_job_start_month: recent.slice(0, 7),
+        change_type: 'company',
+      },
+    },
   ]);
   expect(
     await stack.db.query(
@@ -213,7 +231,7 @@ test('the officers stream gives decision makers at known and watched companies, 
     ),
   ).toEqual([{ first_name: 'Jane Alice', last_name: 'Smith', title: 'Director', company_id: 'co-heron' }]);
   // The other company is none the store knows: its appointment is dropped.
-  expect(status).toMatchObject({ off: null, recordsIngested: 3, recordsDropped: 1, errors: 0 });
+  expect(status).toMatchObject({ off: null, recordsIngested: 4, recordsDropped: 1, errors: 0 });
   expect(
     await stack.db.query(`SELECT company_number, company_id, matched_by FROM companies_house_companies ORDER BY 1`),
   ).toEqual([
@@ -261,7 +279,7 @@ test('the officers stream gives decision makers at known and watched companies, 
 
   expect(stream.requests[1]!.path).toBe('/officers?timepoint=105');
   expect(await storedTimepoint()).toBe(107);
-  expect(status).toMatchObject({ recordsIngested: 4, recordsDropped: 1, errors: 0 });
+  expect(status).toMatchObject({ recordsIngested: 6, recordsDropped: 1, errors: 0 });
   // Heron's number is linked: not looked up again; its filings were read today.
   expect(rest.requests.slice(profileReads).map((r) => r.path)).toEqual([
     `/company/${KESTREL}`,
@@ -411,7 +429,13 @@ test('without an API key the source is listed but off, and its runs do nothing',
     ...stack.config,
     COMPANIES_HOUSE_API_KEY: undefined,
   });
-  const sources = new Sources(stack.db, createLogger('silent', 'test'), stack.services.sources.schedules, [source]);
+  const sources = new Sources(
+    stack.db,
+    createLogger('silent', 'test'),
+    stack.services.sources.schedules,
+    [source],
+    stack.config.TEMPORAL_ANSWER_WAIT_MS,
+  );
   const listed = await sources.list();
   expect(listed).toEqual([
     expect.objectContaining({

@@ -13,8 +13,8 @@ import {
   workableAccount,
   workableJob,
 } from './board-fixtures';
-import { nextPollAt, phaseOf } from '../../src/services/sources/board-phases';
-import { DETAILS_PER_POLL } from '../../src/services/sources/job-boards';
+import { nextPollAt, phaseOf } from '../../src/sources/job-boards/board-phases';
+import { DETAILS_PER_POLL } from '../../src/sources/job-boards/job-boards';
 import { runSourceNow, waitForRunAfter } from './source-runs';
 
 /** Workable, SmartRecruiters, Recruitee and Personio boards, each served as its vendor documents it. */
@@ -172,7 +172,8 @@ test('Workable, SmartRecruiters, Recruitee and Personio postings become job_offe
       data: {
         job_offer_url: 'https://eta.recruitee.com/o/1201',
         job_offer_title: 'Customer Success Manager',
-        job_offer_location: 'Utrecht, Netherlands',
+        // Recruitee's `hybrid` flag says how the job is done.
+        job_offer_location: 'Hybrid, Utrecht, Netherlands',
         job_offer_description: 'Help our customers get the most out of the product.\n\n- Dutch and English',
         job_offer_source: 'Recruitee',
         job_offer_date: '2026-11-17 08:15:00 UTC',
@@ -190,7 +191,8 @@ test('Workable, SmartRecruiters, Recruitee and Personio postings become job_offe
       data: {
         job_offer_url: 'https://theta.jobs.personio.de/job/2800938',
         job_offer_title: 'Accountant (m/f/d)',
-        job_offer_location: 'Munich',
+        // Its other office, `additionalOffices`, is a place of the posting too.
+        job_offer_location: 'Munich or Munich (Remote)',
         job_offer_description: 'Your tasks\nClose the books & run payroll.\n\nYour profile\n- DATEV\n- German',
         job_offer_source: 'Personio',
         job_offer_date: '2026-11-14T09:40:07+00:00',

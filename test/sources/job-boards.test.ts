@@ -12,7 +12,7 @@ let ashby: VendorServer;
 
 const ghPath = (token: string) => `/v1/boards/${token}/jobs?content=true`;
 const leverPath = (site: string) => `/v0/postings/${site}?mode=json`;
-const ashbyPath = (name: string) => `/posting-api/job-board/${name}`;
+const ashbyPath = (name: string) => `/posting-api/job-board/${name}?includeCompensation=true`;
 
 beforeAll(async () => {
   [greenhouse, lever, ashby] = await Promise.all([startVendor(), startVendor(), startVendor()]);
@@ -104,8 +104,10 @@ test('Greenhouse, Lever and Ashby boards become job_offers events with every job
       data: {
         job_offer_url: 'https://jobs.lever.co/beta/5ac21346-8e0c-4494-8e7a-3eb92ff77902',
         job_offer_title: 'Account Executive',
-        job_offer_location: 'Lyon',
-        job_offer_description: 'Account Executive for southern Europe.\n\nRemote possible.',
+        // The posting's workplace is hybrid; its `lists` belong to its description.
+        job_offer_location: 'Hybrid, Lyon',
+        job_offer_description:
+          'Account Executive for southern Europe.\n\nWhat you will do\n- Close deals\n\nRemote possible.',
         job_offer_source: 'Lever',
         job_offer_date: '2026-11-18T09:00:00.000Z',
         job_offer_published_date: '2026-11-18',

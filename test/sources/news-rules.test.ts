@@ -1,10 +1,10 @@
 import { loadConfig } from '../../src/config';
-import { classifyNews } from '../../src/services/sources/news-kinds';
-import { articleUrlKey, namesCompany, newsEventId } from '../../src/services/sources/news-mentions';
+import { classifyNews } from '../../src/sources/news/news-kinds';
+import { articleUrlKey, namesCompany, newsEventId } from '../../src/sources/news/news-mentions';
 import { coreNameOf } from '../../src/catalogue/identifiers';
-import { parseFeed } from '../../src/providers/sources/news/feeds';
-import { gdeltSearchUrl, parseGdeltArtlist } from '../../src/providers/sources/news/gdelt';
-import { readArticlePage } from '../../src/providers/sources/news/article-page';
+import { parseFeed } from '../../src/sources/news/feeds';
+import { gdeltSearchUrl, parseGdeltArtlist } from '../../src/sources/news/gdelt';
+import { readArticlePage } from '../../src/sources/news/article-page';
 import { articlePage, atomFeed, gdeltArtlist, rssFeed } from './news-fixtures';
 
 const kindOf = (headline: string, lead = '') => classifyNews(headline, lead)?.kind ?? null;
@@ -229,6 +229,7 @@ describe('documents', () => {
       paragraphs: ['Acme & friends raised money.', 'More follows.'],
       publishedAt: day.toISOString(),
     });
+    if ('problem' in page) throw new Error(page.problem);
     expect(page.text).toContain('Subscribe to our newsletter');
     expect(page.text).toContain('© 2026 TechWire');
     expect(page.text).not.toContain('dataLayer');

@@ -443,8 +443,12 @@ test('a malformed feed is the source error naming it; the other companies go on;
   const fixedBefore = (await stack.services.sources.get('news')).recordsIngested;
   await runNews();
   const fixed = await runNews();
-  expect(fixed.recordsIngested).toBe(fixedBefore + 1);
-  expect((await newsEvents('gamma')).map((e) => e.data.news_event_type)).toEqual(['mergers_acquisitions']);
+  // The deal article is news and, beside it, the deal: Gamma is the grammatical subject of "acquires".
+  expect(fixed.recordsIngested).toBe(fixedBefore + 2);
+  expect((await newsEvents('gamma')).map((e) => [e.type, e.data.news_event_type ?? e.data.watchlist_role])).toEqual([
+    ['company_news', 'mergers_acquisitions'],
+    ['mergers_acquisitions', 'acquirer'],
+  ]);
   expect((await stack.services.companyFeeds.list('gamma'))[0]!.lastError).toBeNull();
 });
 

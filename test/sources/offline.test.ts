@@ -18,7 +18,7 @@ const WARN = 40;
 beforeAll(async () => {
   silent = await startVendor();
   const held = new Promise<void>((resolve) => (releaseSilent = resolve));
-  silent.answer('/posting-api/job-board/gamma', { hold: held });
+  silent.answer('/posting-api/job-board/gamma?includeCompensation=true', { hold: held });
   const closedPort = await findFreePort();
   stack = await startStack({
     env: {
@@ -54,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // A held request waits for its path's next answer: give it one before letting it go.
-  silent?.answer('/posting-api/job-board/gamma', { status: 503 });
+  silent?.answer('/posting-api/job-board/gamma?includeCompensation=true', { status: 503 });
   releaseSilent?.();
   await stack?.stop();
   await silent?.close();
@@ -108,7 +108,7 @@ test('unreachable hosts: one plain status line naming the real host, one warn li
     { ats: 'lever', token: 'beta', last_error: expect.stringMatching(/^Lever board "beta": offline: could not reach/) },
   ]);
   // The silent host was asked (and given up on after the time-out), the others never answered anything.
-  expect(silent.requests.map((r) => r.path)).toEqual(['/posting-api/job-board/gamma']);
+  expect(silent.requests.map((r) => r.path)).toEqual(['/posting-api/job-board/gamma?includeCompensation=true']);
 
   // Quietly: the run's first unreachable board is the one warn line; no line per board, no stack trace.
   expect(sourceWarnings()).toEqual([

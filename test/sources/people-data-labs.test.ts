@@ -1,5 +1,5 @@
 import { createLogger } from '../../src/logger';
-import { createSources } from '../../src/services/sources';
+import { createSources } from '../../src/sources';
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call } from '../setup/http';
 import { company, event, ingest, person } from '../leads/fixtures';
@@ -279,7 +279,8 @@ test('the changelog of the tracked people becomes job changes: a new employer or
       'release 28.2 (compared with 28.1): 3 changelog calls (free), 4 person lookups, 2 credits charged = $0.56 at $0.28 a credit; 4 people tracked',
   });
   const listed = await call(`${stack.url}/admin/v1/sources`, { token: TEST_ADMIN_TOKEN });
-  expect(listed.body.data.find((s: { name: string }) => s.name === 'people-data-labs').detail).toBe(status.detail);
+  expect({ status: listed.status, text: listed.status === 200 ? '' : listed.text }).toEqual({ status: 200, text: '' });
+  expect(listed.body.items.find((s: { name: string }) => s.name === 'people-data-labs').detail).toBe(status.detail);
 
   // A second run finds the release compared: no request, no new event, the same cost.
   const requestsBefore = pdl.requests.length;

@@ -83,6 +83,7 @@ export function dailyFormIndex(day: string, rows: IndexRow[]): string {
 }
 
 export interface Person {
+  /** As filed: an organisation's name parts may leave it "-" or "N/A". */
   first: string;
   last: string;
   middle?: string;
@@ -109,6 +110,13 @@ export interface FormDFixture {
   previousAccession?: string;
   people?: Person[];
   signer?: { name: string; title: string };
+  /** Other issuers of the offering (`issuerList`), each with its own CIK. */
+  coIssuers?: { cik: string; name: string; city: string; state: string }[];
+  /** `federalExemptionsExclusions` items; 06b unless said. */
+  exemptions?: string[];
+  /** `dateOfFirstSale/value`, or `yetToOccur`. */
+  firstSale?: string;
+  investors?: number;
 }
 
 export function formDXml(f: FormDFixture): string {
@@ -172,7 +180,32 @@ ${p.roles.map((r) => `                <relationship>${r}</relationship>`).join('
         <yearOfInc>
             ${year}
         </yearOfInc>
-    </primaryIssuer>
+    </primaryIssuer>${
+      f.coIssuers?.length
+        ? `\n    <issuerList>\n${f.coIssuers
+            .map(
+              (co) => `        <issuer>
+            <cik>${co.cik}</cik>
+            <entityName>${escape(co.name)}</entityName>
+            <issuerAddress>
+                <street1>1 Market Street</street1>
+                <city>${escape(co.city)}</city>
+                <stateOrCountry>${co.state}</stateOrCountry>
+                <stateOrCountryDescription>STATE</stateOrCountryDescription>
+                <zipCode>00000</zipCode>
+            </issuerAddress>
+            <issuerPhoneNumber>5555550100</issuerPhoneNumber>
+            <jurisdictionOfInc>DELAWARE</jurisdictionOfInc>
+            <entityType>Limited Partnership</entityType>
+            <yearOfInc>
+                <withinFiveYears>true</withinFiveYears>
+                <value>2025</value>
+            </yearOfInc>
+        </issuer>`,
+            )
+            .join('\n')}\n    </issuerList>`
+        : ''
+    }
     <relatedPersonsList>
 ${people}
     </relatedPersonsList>
@@ -184,14 +217,14 @@ ${people}
             <revenueRange>Decline to Disclose</revenueRange>
         </issuerSize>
         <federalExemptionsExclusions>
-            <item>06b</item>
+${(f.exemptions ?? ['06b']).map((item) => `            <item>${item}</item>`).join('\n')}
         </federalExemptionsExclusions>
         <typeOfFiling>
             <newOrAmendment>
                 ${amendment}
             </newOrAmendment>
             <dateOfFirstSale>
-                <value>2026-11-02</value>
+                ${f.firstSale === 'yetToOccur' ? '<yetToOccur>true</yetToOccur>' : `<value>${f.firstSale ?? '2026-11-02'}</value>`}
             </dateOfFirstSale>
         </typeOfFiling>
         <durationOfOffering>
@@ -212,7 +245,7 @@ ${securities}${other}
         </offeringSalesAmounts>
         <investors>
             <hasNonAccreditedInvestors>false</hasNonAccreditedInvestors>
-            <totalNumberAlreadyInvested>12</totalNumberAlreadyInvested>
+            <totalNumberAlreadyInvested>${f.investors ?? 12}</totalNumberAlreadyInvested>
         </investors>
         <salesCommissionsFindersFees>
             <salesCommissions>

@@ -1,6 +1,6 @@
 import { openDatabase } from '../../src/db/data-source';
-import { HostPacing } from '../../src/services/sources/host-pacing';
-import { PoliteFetch } from '../../src/services/sources/polite-fetch';
+import { HostPacing } from '../../src/sources/kit/host-pacing';
+import { PoliteFetch } from '../../src/sources/kit/polite-fetch';
 import { startStack, type Stack } from '../setup/stack';
 import { startVendor, type VendorServer } from './vendors';
 import {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readSitePage, type SitePage } from '../../src/providers/sources/site-page';
-import { boardLinkOf, boardsOf } from '../../src/providers/sources/job-board-links';
-import { TECH_FINGERPRINTS, technologiesOf } from '../../src/providers/sources/tech-fingerprints';
+import { readSitePage, type SitePage } from '../../src/sources/kit/site-page';
+import { boardLinkOf, boardsOf } from '../../src/sources/company-profiles/job-board-links';
+import { TECH_FINGERPRINTS, technologiesOf } from '../../src/sources/company-profiles/tech-fingerprints';
 import { findTechnographicTool } from '../../src/catalogue/technographics';
-import { careersLinkOf, factsOf } from '../../src/services/sources/site-profile';
+import { careersLinkOf, factsOf } from '../../src/sources/company-profiles/site-profile';
 import { homepage, snippets } from './site-fixtures';
 
 const read = (html: string, url = 'https://acme.com/'): SitePage => {

@@ -5,7 +5,7 @@ import { call } from '../setup/http';
 /**
  * The operator's run now (or backfill) of a source, through its schedule, waited for until that
  * run has finished; answers the source's status then. (The schedule's trigger itself waits out a
- * second already used by the last run: src/services/sources/schedules.ts.)
+ * second already used by the last run: src/sources/kit/schedules.ts.)
  */
 export async function runSourceNow(stack: Stack, source: string, verb: 'run' | 'backfill' = 'run') {
   const before = (await stack.services.sources.get(source)).lastRunFinishedAt;

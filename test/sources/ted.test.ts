@@ -5,7 +5,9 @@ import { awardNotice, startTed, type TedServer } from './ted-fixtures';
 
 const CONTACT = 'tenders-ops@leads.example.com';
 const DAY_MS = 86_400_000;
-const dayBefore = (n: number) => new Date(Date.now() - n * DAY_MS).toISOString().slice(0, 10);
+// One moment for the whole file: a fixture made before midnight and its check after must name one day.
+const FILE_STARTED = Date.now();
+const dayBefore = (n: number) => new Date(FILE_STARTED - n * DAY_MS).toISOString().slice(0, 10);
 let stack: Stack;
 let ted: TedServer;
 // Two publication days before today: the run reads them and today (TED_RECENT_DAYS=3).

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 export type VendorAnswer =
   | { json: unknown; etag?: string }
   | { text: string; contentType: string; etag?: string; lastModified?: string }
-  | { status: number; headers?: Record<string, string>; body?: string }
+  /** A body of bytes is sent as it is (a document in another charset). */
+  | { status: number; headers?: Record<string, string>; body?: string | Buffer }
   | { hold: Promise<void> };
 
 export interface SeenRequest {

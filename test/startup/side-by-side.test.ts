@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { assertPortFree, findFreePort } from '../../infra/net/ports';
@@ -40,7 +41,8 @@ async function instance(name: string): Promise<Instance> {
       ADMIN_TOKEN: `admin-token-${randomBytes(12).toString('hex')}`,
       SECRETS_KEY: randomBytes(32).toString('base64'),
       DEMO_DATA: 'false',
-      LOG_LEVEL: 'warn',
+      // Information lines too: they must reach the log files and stay off the console.
+      LOG_LEVEL: 'info',
       // The machine's own servers, if the suite was pointed at any, are not this instance's.
       DATABASE_URL: undefined,
       TEMPORAL_ADDRESS: undefined,
@@ -110,6 +112,30 @@ afterAll(async () => {
 }, 120_000);
 
 describe('two instances of npm start on one machine', () => {
+  it('says in the banner where the admin token comes from (issue 38)', () => {
+    for (const script of running.slice(0, 2)) expect(script.output).toMatch(/Admin token\s+from ADMIN_TOKEN/);
+  });
+
+  it("names the Temporal server's addresses as the banner does, 127.0.0.1 (issue 38)", () => {
+    for (const script of running.slice(0, 2)) {
+      expect(script.output).toMatch(/\[temporal\] Server:\s+127\.0\.0\.1:\d+/);
+      expect(script.output).not.toMatch(/\[temporal\].*localhost/);
+    }
+  });
+
+  it("keeps the processes' JSON log lines in .data/logs, off the console that shows the banner (issue 38)", () => {
+    for (const [i, { dataDir }] of [first, second].entries()) {
+      expect(running[i]!.output).not.toMatch(/^\{"level":/m);
+      for (const file of ['api.log', 'worker.log']) {
+        const lines = readFileSync(path.join(dataDir, 'logs', file), 'utf8')
+          .split('\n')
+          .filter(Boolean);
+        expect(lines.length).toBeGreaterThan(0);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ level: expect.any(Number), msg: expect.any(String) });
+      }
+    }
+  });
+
   it('both answer on their own API and Web UI ports', async () => {
     for (const { ports } of [first, second]) {
       const health = await fetch(`http://127.0.0.1:${ports.api}/healthz`);
@@ -151,6 +177,8 @@ describe('two instances of npm start on one machine', () => {
     expect(output).toContain(`the Temporal Web UI needs 127.0.0.1:${second.ports.temporalUi}, but it is in use`);
     expect(output).toContain('set LOCAL_TEMPORAL_UI_PORT to another port');
     expect(output).toMatch(/\[start\] could not start: ports are taken:/);
+    // Said once, as the reason the start ends (not also as the reason it stops).
+    expect(output.split(`API needs 127.0.0.1:${first.ports.api}`)).toHaveLength(2);
     // Checked before anything starts: nothing was created, and no time went on starting servers.
     expect(existsSync(third.dataDir)).toBe(false);
     expect(Date.now() - started).toBeLessThan(30_000);
@@ -159,6 +187,16 @@ describe('two instances of npm start on one machine', () => {
     for (const { ports } of [first, second]) {
       expect((await fetch(`http://127.0.0.1:${ports.api}/healthz`)).status).toBe(200);
     }
+  });
+
+  it('checks the ports before the build of npm start (with the last build), and says so once', () => {
+    const check = spawnSync(process.execPath, [path.resolve(__dirname, '../../scripts/ports-first.js')], {
+      env: { ...process.env, PORT: String(first.ports.api), INTENT_LEADS_SUPERVISED: '1' },
+      encoding: 'utf8',
+    });
+    expect(check.status).toBe(1);
+    expect(check.stderr.split(`API needs 127.0.0.1:${first.ports.api}, but it is in use`)).toHaveLength(2);
+    expect(check.stderr).toContain('set PORT to another port');
   });
 
   it('names a taken port of a process started later (the metrics of the worker) too', async () => {

@@ -73,3 +73,36 @@ test('remove asks first, then the entry is gone', async () => {
   expect(await storedValues()).toEqual(['domain:rival.com (competitor)']);
   expect(seen.errors).toEqual([]);
 });
+
+test('search by value narrows the table to entries holding the text, with the kind filter or without (issue 38)', async () => {
+  await page.goto(`${stack.url}/suppressions`);
+  await page.selectOption('#kind', 'email');
+  await page.fill('#values', 'jane@rival.com\nbob@other.org\nrival.partner@acme.com');
+  await page.click('button:has-text("Add to the list")');
+  await page.waitForSelector('.notice');
+  expect(await notice()).toBe('3 added.');
+  const shownValues = () =>
+    page.$$eval('#suppressions tbody tr td[data-label=Value]', (tds) => tds.map((td) => td.textContent?.trim() ?? ''));
+
+  await page.fill('#q', 'RIVAL');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/q=RIVAL/);
+  expect((await shownValues()).sort()).toEqual(['jane@rival.com', 'rival.com', 'rival.partner@acme.com']);
+  expect(await page.textContent('main h2:text-matches("^Entries")')).toBe('Entries (3)');
+
+  await page.selectOption('#kindFilter', 'email');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/kind=email/);
+  expect((await shownValues()).sort()).toEqual(['jane@rival.com', 'rival.partner@acme.com']);
+  expect(await page.inputValue('#q')).toBe('RIVAL');
+
+  await page.fill('#q', 'nobody-here');
+  await page.click('button:has-text("Filter")');
+  await page.waitForURL(/q=nobody-here/);
+  expect(await shownValues()).toEqual([]);
+  expect(await page.textContent('main')).toContain('No entry of this kind holding “nobody-here”.');
+  await page.click('a:has-text("Show every entry")');
+  await page.waitForURL(`${stack.url}/suppressions`);
+  expect(await shownValues()).toHaveLength(4);
+  expect(seen.errors).toEqual([]);
+});

@@ -3,6 +3,8 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { temporal } from '@temporalio/proto';
 import type { Activities } from '../../activities';
+import { replayCheckOptions } from '../../worker/replay-mode';
+import { assertReplayed, replayMode, replayTaskQueues } from '../setup/replay-check';
 import type { ProductionBatch } from '../../src/services/leads/production';
 import type { DeliveryRetrySettings, LeadDelivery, ProducedLead } from '../../src/temporal/contract';
 
@@ -53,6 +55,12 @@ export async function stubBed(activities: StubActivities): Promise<StubBed> {
     taskQueue,
     workflowBundle: { codePath },
     activities,
+    ...replayCheckOptions({
+      WORKER_MAX_CACHED_WORKFLOWS: process.env.WORKER_MAX_CACHED_WORKFLOWS
+        ? Number(process.env.WORKER_MAX_CACHED_WORKFLOWS)
+        : undefined,
+      WORKFLOW_FAIL_ON_NONDETERMINISM: true,
+    }),
   });
   const running = worker.run();
   return {
@@ -61,8 +69,11 @@ export async function stubBed(activities: StubActivities): Promise<StubBed> {
     async close() {
       worker.shutdown();
       await running;
+      const client = new Client({ connection: clientConnection });
+      const notReplayed = replayMode ? await replayTaskQueues(client, [taskQueue]) : [];
       await clientConnection.close();
       await workerConnection.close();
+      assertReplayed(notReplayed);
     },
   };
 }

@@ -73,7 +73,8 @@ test('every lead has a lead workflow of the signal, findable by SignalId, saying
   const history = await handle.fetchHistory();
   expect(history.events?.filter((e) => e.workflowTaskCompletedEventAttributes)).toHaveLength(1);
   const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-  expect(metadata.currentDetails).toMatch(/^- \*\*webhook\*\*: delivered — delivered \(200\)/);
+  // Said once: "delivered — delivered (200)" read as a stutter (issue 38).
+  expect(metadata.currentDetails).toMatch(/^- \*\*webhook\*\*: delivered — HTTP 200 \(delivery `/);
 
   // By SignalId, the operator finds the signal's runs (it continues as new after starting leads)
   // and one lead run per lead.

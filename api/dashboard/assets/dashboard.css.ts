@@ -20,11 +20,21 @@ section.card { background: #fff; border: 1px solid var(--line); border-radius: 8
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .85rem; color: var(--muted); font-weight: 600; }
-form.stack { display: grid; gap: .8rem; max-width: 640px; }
+form.stack, form.with-preview > .stack { display: grid; gap: .8rem; max-width: 640px; }
 form.inline { display: inline; }
+form.with-preview { display: grid; grid-template-columns: minmax(0, 640px) minmax(260px, 1fr); gap: 1.5rem; align-items: start; }
+form.with-preview > aside.preview-panel { position: sticky; top: 1rem; margin: 0; max-height: calc(100vh - 2rem); overflow-y: auto; }
+.picker-filter { margin-bottom: .3rem; }
+.picker-add { margin-top: .3rem; }
+.field-problem { color: var(--bad); margin: .3rem 0 0; font-size: .9rem; }
+[aria-invalid="true"] { border-color: var(--bad); }
+.match-explanation { display: block; font-size: .9rem; }
+dl.lead-facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: .5rem 0; }
+dl.lead-facts dt { color: var(--muted); font-size: .85rem; }
+dl.lead-facts dd { margin: 0; }
 label { font-weight: 600; display: block; }
 .hint { color: var(--muted); font-size: .85rem; font-weight: 400; }
-input[type=text], input[type=email], input[type=password], input[type=url], input[type=number], input[type=date], select, textarea {
+input[type=text], input[type=search], input[type=email], input[type=password], input[type=url], input[type=number], input[type=date], select, textarea {
   width: 100%; padding: .45rem .5rem; border: 1px solid #aab2c0; border-radius: 6px; font: inherit; background: #fff; }
 select[multiple] { min-height: 9rem; }
 textarea { min-height: 5rem; }
@@ -55,6 +65,10 @@ details.lead summary { cursor: pointer; }
 .pager { display: flex; gap: 1rem; margin-top: .8rem; }
 .auth { max-width: 420px; margin: 3rem auto; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+@media (max-width: 900px) {
+  form.with-preview { grid-template-columns: minmax(0, 1fr); }
+  form.with-preview > aside.preview-panel { position: static; max-height: none; }
+}
 @media (max-width: 600px) {
   main { padding: .6rem; }
   table.responsive thead { display: none; }

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Services } from '../../../src/services';
 import { AppError, notFound } from '../../../src/errors';
 import { DISPLAY_NAMES } from '../../../src/services/integrations';
-import { SEQUENCER_PROVIDERS } from '../../../src/services/signals/destinations';
+import { SEQUENCER_NAMES } from '../../../src/providers/sequencers';
 import { connectBody } from '../../routes/integrations';
 import { html } from '../html';
 import { csrfField, page, postButton, type Notice } from '../layout';
@@ -207,7 +207,7 @@ export function integrationRoutes(router: Router<DashboardState>, services: Serv
   router.post('/integrations/:tool', async (ctx) => {
     const session = signedIn(ctx);
     const tool = String(ctx.params.tool);
-    if (!(SEQUENCER_PROVIDERS as readonly string[]).includes(tool)) throw notFound('Integration');
+    if (!(SEQUENCER_NAMES as readonly string[]).includes(tool)) throw notFound('Integration');
     const form = ctx.state.form as URLSearchParams;
     try {
       const body = validatedBody(connectBody, {

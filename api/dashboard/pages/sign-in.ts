@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Services } from '../../../src/services';
 import { AppError } from '../../../src/errors';
+import { SIGN_UP_LINK_HOURS, signUpLinkNotValid } from '../../../src/services/sign-ups';
 import { html } from '../html';
 import { page, type Notice } from '../layout';
 import {
@@ -8,6 +9,7 @@ import {
   errorNotice,
   field,
   formToken,
+  publicOrigin,
   send,
   setSessionCookie,
   signedIn,
@@ -50,7 +52,7 @@ function credentialsForm(
 }
 
 export function signInRoutes(router: Router<DashboardState>, services: Services): void {
-  const { members, memberSessions, signInThrottle, assistantGrants } = services;
+  const { members, signUps, memberSessions, signInThrottle, assistantGrants } = services;
 
   const signInPage = (ctx: DashboardContext, notice?: Notice, email?: string, status = 200) =>
     send(
@@ -60,7 +62,7 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
         notice,
         body: html`<div class="auth">
           ${credentialsForm(ctx, '/sign-in', 'Sign in', { email, next: safeNext(String(ctx.query.next ?? ctx.state.form?.get('next') ?? '')) })}
-          <p>New here? <a href="/sign-up">Create an account</a>.</p>
+          ${services.config.SIGN_UP === 'open' ? html`<p>New here? <a href="/sign-up">Create an account</a>.</p>` : ''}
         </div>`,
       }),
       status,
@@ -122,21 +124,98 @@ export function signInRoutes(router: Router<DashboardState>, services: Services)
     await startSession(ctx, member.id, field(ctx.state.form, 'next'));
   });
 
-  router.get('/sign-up', (ctx) => (ctx.state.session ? ctx.redirect('/') : signUpPage(ctx)));
+  const signUpClosed = services.config.SIGN_UP === 'closed';
+  const closedPage = (ctx: DashboardContext) =>
+    send(
+      ctx,
+      page({
+        title: 'Sign-up is closed',
+        notice: { kind: 'warn', text: 'This service creates accounts by invite only. Ask for an invite link.' },
+        body: html`<p><a href="/sign-in">Sign in</a></p>`,
+      }),
+      403,
+    );
+
+  // The same page whether or not the email has a sign-in: only the mail to the address says which.
+  const checkEmailPage = (ctx: DashboardContext, email: string) =>
+    send(
+      ctx,
+      page({
+        title: 'Check your email',
+        body: html`<div class="auth">
+          <p>
+            We sent a mail to <strong>${email}</strong>. Open the link in it to finish creating your account; it works
+            once, for ${SIGN_UP_LINK_HOURS} hours.
+          </p>
+          <p class="hint">
+            If this address already has a sign-in, the mail says so instead. Nothing came? Look in your spam folder, or
+            sign up again in a few minutes.
+          </p>
+          <p><a href="/sign-in">Sign in</a></p>
+        </div>`,
+      }),
+    );
+
+  router.get('/sign-up', (ctx) =>
+    ctx.state.session ? ctx.redirect('/') : signUpClosed ? closedPage(ctx) : signUpPage(ctx),
+  );
   router.post('/sign-up', async (ctx) => {
+    if (signUpClosed) return closedPage(ctx);
     const values = { email: field(ctx.state.form, 'email'), accountName: field(ctx.state.form, 'accountName') };
+    const origin = publicOrigin(ctx, services.config);
     try {
       await signInThrottle.signUp(ctx.ip);
-      const member = await members.signUp({
-        ...values,
-        password: ctx.state.form?.get('password') ?? '',
-        accountName: values.accountName || undefined,
-      });
-      await startSession(ctx, member.id, '/');
+      await signUps.request(
+        { ...values, password: ctx.state.form?.get('password') ?? '', accountName: values.accountName || undefined },
+        { confirm: (token) => `${origin}/sign-up/confirm/${token}`, signIn: `${origin}/sign-in` },
+      );
     } catch (err) {
       if (err instanceof AppError) ctx.set(err.headers);
-      signUpPage(ctx, errorNotice(err), values, (err as AppError).status);
+      return signUpPage(ctx, errorNotice(err), values, (err as AppError).status);
     }
+    checkEmailPage(ctx, values.email.toLowerCase());
+  });
+
+  /** The mailed link's page: a GET changes nothing (mail scanners open links), the button finishes the sign-up. */
+  const confirmPage = async (ctx: DashboardContext) => {
+    const request = signUpClosed ? null : await signUps.open(String(ctx.params.token));
+    if (!request) return linkNotValidPage(ctx, undefined, 410);
+    send(
+      ctx,
+      page({
+        title: 'Finish creating your account',
+        body: html`<div class="auth">
+          <p>This link confirms <strong>${request.email}</strong>. One step left:</p>
+          <form class="stack" method="post" action="/sign-up/confirm/${String(ctx.params.token)}">
+            <input type="hidden" name="_csrf" value="${ctx.state.session?.csrfToken ?? formToken(ctx)}" />
+            <div><button type="submit">Create my account</button></div>
+          </form>
+        </div>`,
+      }),
+    );
+  };
+  const linkNotValidPage = (ctx: DashboardContext, notice: Notice | undefined, status: number) =>
+    send(
+      ctx,
+      page({
+        title: 'Sign-up link',
+        notice: notice ?? { kind: 'error', text: signUpLinkNotValid().message },
+        body: html`<p><a href="/sign-up">Sign up</a> · <a href="/sign-in">Sign in</a></p>`,
+      }),
+      status,
+    );
+  router.get('/sign-up/confirm/:token', (ctx) => confirmPage(ctx));
+  router.post('/sign-up/confirm/:token', async (ctx) => {
+    if (signUpClosed) return linkNotValidPage(ctx, undefined, 410);
+    let member;
+    try {
+      member = await signUps.confirm(String(ctx.params.token));
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return linkNotValidPage(ctx, errorNotice(err), err.status);
+    }
+    if (ctx.state.session) await memberSessions.end(ctx.state.session.sessionId);
+    await startSession(ctx, member.id, '/');
   });
 
   router.post('/sign-out', async (ctx) => {

@@ -1,15 +1,17 @@
 import { listPersonas } from '../../../src/catalogue/personas';
 import { listIndustries } from '../../../src/catalogue/industries';
+import { listCountries } from '../../../src/catalogue/locations';
+import { AppError } from '../../../src/errors';
 import { COMPANY_SIZE_BANDS } from '../../../src/catalogue/company-sizes';
 import { DEFAULT_WATCHLIST_SOURCES, WATCHLIST_EVENT_KEYS } from '../../../src/catalogue/watchlist-events';
 import type { SignalResource } from '../../../src/services/signals/resource';
-import type { DashboardFormField } from '../../../src/signal-types/dashboard-form';
+import type { DashboardFormField } from '../../../src/signal-types/kit/dashboard-form';
 import { SIGNAL_TYPES, type SignalType } from '../../../src/signal-types/registry';
 import type { ApiKeySummary } from '../../../src/services/api-keys';
 import type { MemberSession } from '../../../src/services/member-sessions';
 import { html, type SafeHtml } from '../html';
 import { csrfField } from '../layout';
-import { field, lines } from '../web';
+import { field, lines, problemText } from '../web';
 import { dateTime } from './format';
 import { PREVIEW_PANEL_ID } from './signal-preview';
 
@@ -138,12 +140,31 @@ const selected = (values: FormValues, name: string, value: string) =>
 const checked = (values: FormValues, name: string, value = 'on') =>
   values.getAll(name).includes(value) ? html`checked` : '';
 
+/** The filter the script shows above a long list: typing narrows it, Enter picks the first match. */
+const pickerFilter = (name: string, what: string) =>
+  html`<input
+    type="search"
+    id="${name}-filter"
+    class="picker-filter"
+    data-picker-for="${name}"
+    aria-label="Filter the ${what}"
+    aria-controls="${name}"
+    placeholder="Type to filter the ${what}; Enter picks the first match"
+    autocomplete="off"
+    hidden
+  />`;
+const chosenLine = (name: string) =>
+  html`<p class="hint" id="${name}-chosen" data-picker-chosen="${name}" aria-live="polite"></p>`;
+const PICKER_HINT = 'pick one or more: filter and press Enter, or click; without the script, Ctrl/Cmd-click';
+
 function personaSelect(name: string, label: string, values: FormValues): SafeHtml {
-  return html`<div>
-    <label for="${name}">${label} <span class="hint">(pick one or more; Ctrl/Cmd-click or Space)</span></label>
-    <select id="${name}" name="${name}" multiple size="8">
+  return html`<div class="picker">
+    <label for="${name}">${label} <span class="hint">(${PICKER_HINT})</span></label>
+    ${pickerFilter(name, 'personas')}
+    <select id="${name}" name="${name}" multiple size="8" data-picker aria-describedby="${name}-chosen">
       ${listPersonas().map((p) => html`<option value="${p.name}" ${selected(values, name, p.name)}>${p.name}</option>`)}
     </select>
+    ${chosenLine(name)}
   </div>`;
 }
 
@@ -154,9 +175,12 @@ function industrySelect(name: string, values: FormValues): SafeHtml {
     names.push(industry.name);
     byCategory.set(industry.category, names);
   }
-  return html`<div>
-    <label for="${name}">Industries <span class="hint">(a category name selects the whole category)</span></label>
-    <select id="${name}" name="${name}" multiple size="8">
+  return html`<div class="picker">
+    <label for="${name}"
+      >Industries <span class="hint">(${PICKER_HINT}; a category name selects the whole category)</span></label
+    >
+    ${pickerFilter(name, 'industries')}
+    <select id="${name}" name="${name}" multiple size="8" data-picker aria-describedby="${name}-chosen">
       ${[...byCategory].map(
         ([category, names]) =>
           html`<optgroup label="${category}">
@@ -164,18 +188,72 @@ function industrySelect(name: string, values: FormValues): SafeHtml {
           </optgroup>`,
       )}
     </select>
+    ${chosenLine(name)}
   </div>`;
 }
 
+/** Fields that hold places, one a line: the script offers the known countries to add to them. */
+const PLACE_FIELDS = new Set(['locations', 'jobLocations']);
+const placeAdder = (name: string) =>
+  html`<div class="picker-add" data-place-adder="${name}" hidden>
+    <input
+      type="search"
+      id="${name}-add"
+      list="known-places"
+      aria-label="Add a place to ${name}"
+      placeholder="Add a country (or type any region or city); Enter adds it"
+      autocomplete="off"
+    />
+  </div>`;
+const knownPlaces = () =>
+  html`<datalist id="known-places">${listCountries().map((c) => html`<option value="${c.name}"></option>`)}</datalist>`;
+
+/** A refusal's problems by form field, shown beside the field they are about. */
+export type FieldProblems = Map<string, string>;
+
+/**
+ * Which fields of the form a refusal is about: an unknown place is the problem of the field that
+ * holds it; a schema's problem on `config.<field>` or `<field>` is that field's.
+ */
+export function fieldProblemsOf(err: unknown, type: SignalType, form: URLSearchParams): FieldProblems {
+  const problems: FieldProblems = new Map();
+  if (!(err instanceof AppError)) return problems;
+  const names = new Set([
+    'name',
+    'webhookUrl',
+    'dailyLeadLimit',
+    'duplicateHandling',
+    ...formFields(type).map((f) => f.name),
+  ]);
+  const invalid = err.code === 'INVALID_LOCATION' ? ((err.extra.invalid_locations as string[] | undefined) ?? []) : [];
+  for (const name of names) {
+    if (invalid.some((place) => lines(form.get(name) ?? '').includes(place))) problems.set(name, problemText(err));
+  }
+  for (const detail of (err.extra.details as Array<{ field: string; message: string }> | undefined) ?? []) {
+    const name = detail.field.replace(/^config\./, '').split('.')[0] ?? '';
+    if (names.has(name) && !problems.has(name)) problems.set(name, detail.message);
+  }
+  return problems;
+}
+
+const problemOf = (problems: FieldProblems | undefined, name: string) =>
+  problems?.has(name) ? html`<p class="field-problem" id="${name}-problem" role="alert">${problems.get(name)}</p>` : '';
+
 /** One field of a type's dashboard form, as the input it names. */
-function formInput(formField: DashboardFormField, values: FormValues, editing: boolean): SafeHtml {
+function formInput(
+  formField: DashboardFormField,
+  values: FormValues,
+  editing: boolean,
+  problems?: FieldProblems,
+): SafeHtml {
   const { name } = formField;
+  const invalid = problems?.has(name) ? html`aria-invalid="true" aria-errormessage="${name}-problem"` : '';
   const v = values.get(name) ?? '';
   switch (formField.input) {
     case 'personas':
-      return personaSelect(name, formField.label, values);
+      return html`${personaSelect(name, formField.label, values)}${problemOf(problems, name)}`;
     case 'industries':
-      return industrySelect(name, values);
+      return html`${industrySelect(name, values)}${problemOf(problems, name)}`;
     case 'sizeBands':
       return html`<fieldset>
         <legend>${formField.legend}</legend>
@@ -191,12 +269,22 @@ function formInput(formField: DashboardFormField, values: FormValues, editing: b
         <label for="${name}"
           >${editing && formField.editLabel ? formField.editLabel : formField.label}
           <span class="hint">(${formField.hint})</span></label
-        ><textarea id="${name}" name="${name}">${v}</textarea>
+        ><textarea id="${name}" name="${name}" ${invalid}>${v}</textarea>
+        ${PLACE_FIELDS.has(name) ? placeAdder(name) : ''} ${problemOf(problems, name)}
       </div>`;
     case 'number':
       return html`<div>
         <label for="${name}">${formField.label} <span class="hint">(${formField.hint})</span></label
-        ><input id="${name}" name="${name}" type="number" min="${formField.min}" max="${formField.max}" value="${v}" />
+        ><input
+          id="${name}"
+          name="${name}"
+          type="number"
+          min="${formField.min}"
+          max="${formField.max}"
+          value="${v}"
+          ${invalid}
+        />
+        ${problemOf(problems, name)}
       </div>`;
     case 'flag':
       return html`<div>
@@ -229,12 +317,15 @@ export function signalForm(options: {
   editing?: boolean;
   /** Where the form's cost preview is asked for, and the one to show now (a preview asked without the script). */
   preview?: { action: string; shown?: SafeHtml };
+  /** A refusal's problems, each shown beside its field. */
+  problems?: FieldProblems;
 }): SafeHtml {
   const { values, type } = options;
   const v = (name: string) => values.get(name) ?? '';
   const common = html` <div>
       <label for="name">Name</label
       ><input id="name" name="name" type="text" required maxlength="255" value="${v('name')}" />
+      ${problemOf(options.problems, 'name')}
     </div>
     <div>
       <label for="webhookUrl">Webhook URL <span class="hint">(optional: each lead is POSTed here, signed)</span></label>
@@ -245,6 +336,7 @@ export function signalForm(options: {
         placeholder="https://example.com/hooks/leads"
         value="${v('webhookUrl')}"
       />
+      ${problemOf(options.problems, 'webhookUrl')}
     </div>
     ${
       options.keys
@@ -271,6 +363,7 @@ export function signalForm(options: {
         max="999999"
         value="${v('dailyLeadLimit') || '100'}"
       />
+      ${problemOf(options.problems, 'dailyLeadLimit')}
     </div>
     <div>
       <label for="duplicateHandling"
@@ -282,16 +375,12 @@ export function signalForm(options: {
         type="text"
         value="${v('duplicateHandling') || type.defaultDuplicateHandling}"
       />
+      ${problemOf(options.problems, 'duplicateHandling')}
     </div>`;
   const preview = options.preview;
-  return html`<form
-    class="stack"
-    method="post"
-    action="${options.action}"
-    ${preview ? html`data-preview-action="${preview.action}"` : ''}
-  >
-    ${csrfField(options.session.csrfToken)}
-    ${common}${formFields(type).map((formField) => formInput(formField, values, options.editing === true))}
+  const fields = html`${csrfField(options.session.csrfToken)}
+    ${common}${formFields(type).map((formField) => formInput(formField, values, options.editing === true, options.problems))}
+    ${formFields(type).some((f) => PLACE_FIELDS.has(f.name)) ? knownPlaces() : ''}
     ${
       options.editing
         ? ''
@@ -310,7 +399,14 @@ export function signalForm(options: {
             </button>`
           : ''
       }
-    </div>
-    ${preview ? html`<section class="card" id="${PREVIEW_PANEL_ID}" aria-live="polite">${preview.shown ?? ''}</section>` : ''}
-  </form>`;
+    </div>`;
+  // The preview sits beside the fields and follows the page as it scrolls (issue 38, item 10).
+  return preview
+    ? html`<form class="with-preview" method="post" action="${options.action}" data-preview-action="${preview.action}">
+        <div class="stack">${fields}</div>
+        <aside class="card preview-panel" id="${PREVIEW_PANEL_ID}" aria-live="polite" aria-label="Cost preview">
+          ${preview.shown ?? ''}
+        </aside>
+      </form>`
+    : html`<form class="stack" method="post" action="${options.action}">${fields}</form>`;
 }

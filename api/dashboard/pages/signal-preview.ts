@@ -1,13 +1,14 @@
-import type { SignalPreview } from '../../../src/services/signals/preview';
+import { decisiveStage, type SignalPreview } from '../../../src/services/signals/preview';
+import { funnelStageLabel } from '../../../src/services/leads/funnel-stage-labels';
 import { html, type SafeHtml } from '../html';
 import { credits } from './format';
 
 /** Where the create and edit forms show their cost preview; the script fills it as the form changes. */
 export const PREVIEW_PANEL_ID = 'signal-preview';
 
-/** The forecast in a few numbers a person reads before saving, and the funnel's biggest filter. */
+/** The forecast in a few numbers a person reads before saving, and the filter that decides what is left. */
 export function previewPanel(preview: SignalPreview): SafeHtml {
-  const narrowest = [...preview.funnel].filter((stage) => stage.removed > 0).sort((a, b) => b.removed - a.removed)[0];
+  const decisive = decisiveStage(preview.funnel);
   return html`<h2>What it would have done over the last ${preview.windowDays} days</h2>
     <div class="stats">
       <div class="stat">
@@ -23,12 +24,12 @@ export function previewPanel(preview: SignalPreview): SafeHtml {
         <div class="value" data-preview="expectedCreditsPerDay">${credits(preview.expectedCreditsPerDay)}</div>
       </div>
     </div>
-    ${preview.capLimited ? html`<p class="notice warn">The daily cap would have held leads back for later days.</p>` : ''}
-    ${narrowest ? html`<p class="hint">Most candidates are removed by <code>${narrowest.filter}</code> (${narrowest.removed}).</p>` : ''}
+    ${preview.capLimited ? html`<p class="notice warn" data-preview="heldByCap">The daily lead limit would have held leads back for later days${preview.heldByCap > 0 ? ` (${preview.heldByCap} still waiting at the end)` : ''}.</p>` : ''}
+    ${decisive ? html`<p class="hint" data-preview="decisiveStage" data-stage="${decisive.stage.filter}">${decisive.emptied ? `No candidate is left after “${funnelStageLabel(decisive.stage.filter)}”, which removes the last ${decisive.stage.removed}.` : `Most candidates are removed by “${funnelStageLabel(decisive.stage.filter)}” (${decisive.stage.removed}).`}</p>` : ''}
     ${preview.warnings.map((w) => html`<p class="notice warn">${w.message}</p>`)}`;
 }
 
-/** A preview that could not be made: the same words as a refused save. */
+/** A preview that could not be made: why, in the same words as a refused save, so the panel never just empties. */
 export function previewProblem(text: string): SafeHtml {
-  return html`<p class="notice error" role="alert">Preview not possible: ${text}</p>`;
+  return html`<p class="notice error" role="alert" data-preview="problem">Cannot estimate the cost: ${text}</p>`;
 }

@@ -18,12 +18,24 @@ import {
   type DashboardContext,
   type DashboardState,
 } from '../web';
-import { dateTime } from './format';
-import { bodyOfForm, signalForm, signalTable, statusBadge, typeLabel, valuesOfSignal } from './signal-parts';
+import { counted, dateTime } from './format';
+import {
+  bodyOfForm,
+  fieldProblemsOf,
+  signalForm,
+  signalTable,
+  statusBadge,
+  typeLabel,
+  valuesOfSignal,
+  type FieldProblems,
+} from './signal-parts';
 import type { LoggedLead } from '../../../src/services/delivery-log';
-import { destinationsCard, destinationsPatchOf } from './signal-destinations';
+import type { MemberSession } from '../../../src/services/member-sessions';
+import { destinationsCard } from './signal-destinations';
+import { destinationsPatchFromForm } from '../../../src/destinations/settings';
 import { crmExclusionsCard, crmExclusionsOf } from './signal-crm-exclusions';
 import { previewPanel, previewProblem } from './signal-preview';
+import { watchlistCard } from './signal-watchlist';
 
 /** The script asks for the preview panel alone; a form submitted without it gets the whole page. */
 const wantsFragment = (ctx: DashboardContext) => ctx.get('X-Preview') === 'fragment';
@@ -71,9 +83,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
           <section class="card">
             ${list.signals.length ? signalTable(list.signals) : html`<p>No signal yet.</p>`}
             <nav class="pager" aria-label="Signal pages">
-              ${pageNo > 1 ? html`<a href="/signals?page=${pageNo - 1}">Newer</a>` : ''}<span
-                >${list.total} signal(s)</span
-              >${list.hasMore ? html`<a href="/signals?page=${pageNo + 1}">Older</a>` : ''}
+              ${pageNo > 1 ? html`<a href="/signals?page=${pageNo - 1}">Newer</a>` : ''}<span>${counted(list.total, 'signal')}</span>${list.hasMore ? html`<a href="/signals?page=${pageNo + 1}">Older</a>` : ''}
             </nav>
           </section>`,
       }),
@@ -87,6 +97,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     notice?: Notice,
     status = 200,
     shownPreview?: SafeHtml,
+    problems?: FieldProblems,
   ) => {
     const session = signedIn(ctx);
     const keys = (await services.apiKeys.list(session.accountId)).filter((k) => !k.revokedAt);
@@ -99,6 +110,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
           values,
           keys,
           preview: { action: `${action}/preview`, shown: shownPreview },
+          problems,
         })
       : html`<p>
           First <a href="/api-keys">create an API key</a>: its webhook secret signs this signal's deliveries.
@@ -122,23 +134,33 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
         const created = await signals.create(callerOf(session, key.id), type.signalTypeId, body);
         ctx.redirect(`/signals/${created.id}?notice=created`);
       } catch (err) {
-        await newForm(ctx, type, form, errorNotice(err), (err as AppError).status);
+        await newForm(
+          ctx,
+          type,
+          form,
+          errorNotice(err),
+          (err as AppError).status,
+          undefined,
+          fieldProblemsOf(err, type, form),
+        );
       }
     });
     router.post(`/signals/new/${type.createPath}/preview`, async (ctx) => {
       const session = signedIn(ctx);
       const form = ctx.state.form as URLSearchParams;
-      const shown = await previewOfForm(session.accountId, type, bodyOfForm(type, form, false));
+      const shown = await previewOfForm(session, type, bodyOfForm(type, form, false));
       if (wantsFragment(ctx)) return sendFragment(ctx, shown);
       await newForm(ctx, type, form, undefined, 200, shown);
     });
   }
 
   /** The cost preview of a form's create body, or why there is none, as the panel shows it. */
-  const previewOfForm = async (accountId: string, type: SignalType, body: Record<string, unknown>) => {
+  const previewOfForm = async (session: MemberSession, type: SignalType, body: Record<string, unknown>) => {
     try {
       const draft = validatedBody(createBodyOf(type), { ...body, name: body.name || 'Preview' });
-      return previewPanel(await services.signalPreviews.preview(accountId, type.signalTypeId, draft));
+      // A member's previews share one cap, as an API key's do.
+      const caller = { accountId: session.accountId, keyId: session.memberId };
+      return previewPanel(await services.signalPreviews.preview(caller, type.signalTypeId, draft));
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       return previewProblem(problemText(err));
@@ -150,13 +172,15 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const signalId = signalIdOf(ctx);
     const signal = await signals.get(session.accountId, signalId);
     const pageNo = Math.max(1, Math.min(100_000, Number(ctx.query.page) || 1));
-    const [log, funnel, connections] = await Promise.all([
+    const watches = signalType(signal.signalTypeId).watchesCompanies;
+    const [log, funnel, connections, matchCounts] = await Promise.all([
       services.deliveryLog.page(session.accountId, signalId, {
         limit: LEADS_PER_PAGE,
         offset: (pageNo - 1) * LEADS_PER_PAGE,
       }),
       services.funnel.ofSignal(await signals.requireOwned(session.accountId, signalId), {}),
       services.crmConnections.list(session.accountId),
+      watches ? services.watchlistMatches.counts(signalId) : null,
     ]);
     if (!log) throw notFound('Signal');
     const shownNotice =
@@ -207,6 +231,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
               ${postButton(session, `${base}/delete`, 'Delete', { style: 'danger', confirm: 'Delete this signal? Pending deliveries are cancelled.' })}
             </div>
           </section>
+          ${matchCounts ? watchlistCard(signal.id, matchCounts) : ''}
           ${destinationsCard(session, signal.id, signal.destinations, connections)}
           ${crmExclusionsCard(session, signal.id, signal.crmExclusions, connections)}
           <section class="card">
@@ -217,8 +242,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
             <h2>Leads, newest first</h2>
             ${log.leads.length ? log.leads.map(leadEntry) : html`<p>No lead yet.${signal.status === 'active' ? ' New leads appear here as the signal finds them; reload to see them.' : ''}</p>`}
             <nav class="pager" aria-label="Lead pages">
-              ${pageNo > 1 ? html`<a href="${base}?page=${pageNo - 1}">Newer</a>` : ''}<span>${log.total} lead(s)</span
-              >${pageNo * LEADS_PER_PAGE < log.total ? html`<a href="${base}?page=${pageNo + 1}">Older</a>` : ''}
+              ${pageNo > 1 ? html`<a href="${base}?page=${pageNo - 1}">Newer</a>` : ''}<span>${counted(log.total, 'lead')}</span>${pageNo * LEADS_PER_PAGE < log.total ? html`<a href="${base}?page=${pageNo + 1}">Older</a>` : ''}
             </nav>
           </section>`,
       }),
@@ -234,10 +258,12 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     notice?: Notice,
     status = 200,
     shownPreview?: SafeHtml,
+    problems?: FieldProblems,
   ) => {
     const session = signedIn(ctx);
     const signal = await signals.get(session.accountId, signalIdOf(ctx));
     const type = signalType(signal.signalTypeId);
+    const matchCounts = type.watchesCompanies ? await services.watchlistMatches.counts(signal.id) : null;
     send(
       ctx,
       page({
@@ -252,7 +278,9 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
             values: values ?? valuesOfSignal(signal, type),
             editing: true,
             preview: { action: `/signals/${signal.id}/edit/preview`, shown: shownPreview },
+            problems,
           })}
+          ${matchCounts ? watchlistCard(signal.id, matchCounts) : ''}
           <p><a href="/signals/${signal.id}">Back to the signal</a></p>`,
       }),
       status,
@@ -268,7 +296,8 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
       await signals.update(callerOf(session), signal.id, body);
       ctx.redirect(`/signals/${signal.id}?notice=saved`);
     } catch (err) {
-      await editForm(ctx, form, errorNotice(err), (err as AppError).status);
+      const problems = fieldProblemsOf(err, signalType(signal.signalTypeId), form);
+      await editForm(ctx, form, errorNotice(err), (err as AppError).status, undefined, problems);
     }
   });
 
@@ -285,7 +314,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
       const kept = watched.items.map(({ name, domain, linkedinUrl }) => ({ name, domain, linkedinUrl }));
       (body.config as Record<string, unknown>).companies = [...kept, ...adding].slice(0, 10_000);
     }
-    const shown = await previewOfForm(session.accountId, type, body);
+    const shown = await previewOfForm(session, type, body);
     if (wantsFragment(ctx)) return sendFragment(ctx, shown);
     await editForm(ctx, form, undefined, 200, shown);
   });
@@ -309,7 +338,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
   action('destinations', async (ctx, id) => {
     const signal = await signals.get(signedIn(ctx).accountId, id);
     const body = validatedBody(updateSignalBody, {
-      destinations: destinationsPatchOf(ctx.state.form as URLSearchParams, signal.destinations),
+      destinations: destinationsPatchFromForm(ctx.state.form as URLSearchParams, signal.destinations),
     });
     await signals.update(callerOf(signedIn(ctx)), id, body);
     return { kind: 'ok', text: 'Destinations saved: new leads go there from now on.' };
@@ -341,7 +370,7 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     const result = await services.webhookReplays.replay(signedIn(ctx).accountId, id);
     return {
       kind: result.failed ? 'warn' : 'ok',
-      text: `Replay done: ${result.total} lead(s), ${result.sent} delivered, ${result.failed} failed.`,
+      text: `Replay done: ${counted(result.total, 'lead')}, ${result.sent} delivered, ${result.failed} failed.`,
     };
   });
   router.post('/signals/:signalId/delete', async (ctx) => {
@@ -349,6 +378,89 @@ export function signalRoutes(router: Router<DashboardState>, services: Services)
     await signals.delete(session.accountId, signalIdOf(ctx));
     ctx.redirect('/signals');
   });
+}
+
+const textOf = (value: unknown) =>
+  value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value).trim();
+/** A value that is a web address becomes a link; anything else stays text (no javascript: links). */
+const linkOrText = (value: string) =>
+  /^https?:\/\//i.test(value) ? html`<a href="${value}" rel="noreferrer">${value}</a>` : value;
+/** Label and value pairs, the empty ones left out. */
+function facts(pairs: Array<[string, unknown]>): SafeHtml | '' {
+  const shown = pairs.map(([label, value]) => [label, textOf(value)] as const).filter(([, value]) => value !== '');
+  return shown.length
+    ? html`<dl class="lead-facts">
+        ${shown.map(
+          ([label, value]) =>
+            html`<dt>${label}</dt>
+              <dd>${linkOrText(value)}</dd>`,
+        )}
+      </dl>`
+    : '';
+}
+/** Signal fields the headings above already say (the signal itself, the job change's two jobs). */
+const SHOWN_ELSEWHERE = new Set([
+  'id',
+  'name',
+  'type',
+  'last_signal',
+  'last_signal_date',
+  'previous_title',
+  'previous_company',
+  'new_title',
+  'new_company',
+  'is_test',
+  'is_replay',
+  // The account score's breakdown is a table on the lead's own page ("Why this lead").
+  'score_breakdown',
+]);
+
+/** What a lead is about, shown when it is expanded: the person, the company, the job change, the event's own fields. */
+function leadDetails(lead: LoggedLead): SafeHtml {
+  const contact = lead.payload.contact === '' || lead.payload.contact === null ? null : lead.payload.contact;
+  const { company, signal } = lead.payload;
+  const eventFields = Object.entries(signal)
+    .filter(([key]) => !SHOWN_ELSEWHERE.has(key))
+    .map(([key, value]): [string, unknown] => [key.replace(/_/g, ' '), value]);
+  const changedJob = textOf(signal.previous_title) || textOf(signal.previous_company);
+  return html`<div class="lead-details">
+    ${
+      contact
+        ? html`<h3>Person</h3>
+            ${facts([
+              ['Name', `${textOf(contact.first_name)} ${textOf(contact.last_name)}`],
+              ['Title', contact.title],
+              ['Persona', contact.matched_persona],
+              ['Email', contact.email],
+              ['Phone', contact.phone],
+              ['Location', contact.location],
+              ['Profile', contact.linkedin_profile_url],
+            ])}`
+        : ''
+    }
+    <h3>Company</h3>
+    ${facts([
+      ['Name', company.name],
+      ['Website', company.website],
+      ['Company page', company.linkedin_url],
+      ['Industry', company.industry],
+      ['Size', company.employee_range],
+      ['Headquarters', company.headquarters || company.location],
+      ['Description', company.description],
+    ])}
+    ${
+      changedJob
+        ? html`<h3>The job change</h3>
+            ${facts([
+              ['Before', [textOf(signal.previous_title), textOf(signal.previous_company)].filter(Boolean).join(' at ')],
+              ['Now', [textOf(signal.new_title), textOf(signal.new_company)].filter(Boolean).join(' at ')],
+            ])}`
+        : ''
+    }
+    <h3>Why it is a lead</h3>
+    ${facts([['Event', signal.last_signal], ['On', signal.last_signal_date], ...eventFields])}
+    <p><a href="/leads/${lead.id}">Why this lead: its events, their sources and the conditions it met</a></p>
+  </div>`;
 }
 
 function leadEntry(lead: LoggedLead): SafeHtml {
@@ -364,9 +476,10 @@ function leadEntry(lead: LoggedLead): SafeHtml {
       ${lead.deliveries.length ? lead.deliveries.map((d) => html` ${statusBadge(d.status)}`) : html` <span class="hint">no delivery (polling)</span>`}
       <span class="visually-hidden">deliveries: ${statuses.join(', ')}</span>
     </summary>
+    ${leadDetails(lead)}
     ${lead.deliveries.map(
       (d) =>
-        html`<h3 class="hint">
+        html`<h3 class="hint delivery">
             Delivery ${d.id} to ${d.route}${d.kind === 'replay' ? ' (replay)' : ''}:
             ${d.status}${d.nextAttemptAt ? ` · next attempt ${dateTime(d.nextAttemptAt)}` : ''}
           </h3>

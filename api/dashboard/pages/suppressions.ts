@@ -37,22 +37,30 @@ function outcome(added: number, duplicates: number, rejected: { where: string; m
 
 /**
  * The suppression list: people and companies the account never wants as leads. Add values a
- * line each or paste a CSV, filter by kind, remove an entry; the same service as REST.
+ * line each or paste a CSV, filter by kind and search by value, remove an entry; the same service as REST.
  */
 export function suppressionRoutes(router: Router<DashboardState>, services: Services): void {
   const render = async (ctx: DashboardContext, options: { notice?: Notice; status?: number } = {}) => {
     const session = signedIn(ctx);
     const kindFilter = isKind(String(ctx.query.kind ?? '')) ? (String(ctx.query.kind) as SuppressionKind) : undefined;
+    const search = String(ctx.query.q ?? '')
+      .trim()
+      .slice(0, 2000);
     const pageNo = Math.max(1, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1);
     const [list, signals] = await Promise.all([
-      services.suppressions.list(session.accountId, { limit: PAGE, offset: (pageNo - 1) * PAGE, kind: kindFilter }),
+      services.suppressions.list(session.accountId, {
+        limit: PAGE,
+        offset: (pageNo - 1) * PAGE,
+        kind: kindFilter,
+        valueContains: search || undefined,
+      }),
       services.signals.list(callerOf(session), { limit: 100, offset: 0 }),
     ]);
     const names = new Map(signals.signals.map((s) => [s.id, s.name]));
     const scopeOptions = html`<option value="">Every signal of the account</option>
       ${signals.signals.map((s) => html`<option value="${s.id}">Only ${s.name}</option>`)}`;
     const pageLink = (n: number) =>
-      `/suppressions?${new URLSearchParams({ ...(kindFilter ? { kind: kindFilter } : {}), page: String(n) })}`;
+      `/suppressions?${new URLSearchParams({ ...(kindFilter ? { kind: kindFilter } : {}), ...(search ? { q: search } : {}), page: String(n) })}`;
     send(
       ctx,
       page({
@@ -123,7 +131,12 @@ export function suppressionRoutes(router: Router<DashboardState>, services: Serv
                   ${SUPPRESSION_KINDS.map((k) => html`<option value="${k}" ${kindFilter === k ? 'selected' : ''}>${k}</option>`)}
                 </select>
               </div>
+              <div>
+                <label for="q">Value contains</label
+                ><input id="q" name="q" type="search" value="${search}" placeholder="rival.com" />
+              </div>
               <div><button type="submit" class="secondary">Filter</button></div>
+              ${kindFilter || search ? html`<a href="/suppressions">Show every entry</a>` : ''}
             </form>
             <table class="responsive" id="suppressions">
               <thead>
@@ -157,7 +170,7 @@ export function suppressionRoutes(router: Router<DashboardState>, services: Serv
                 )}
               </tbody>
             </table>
-            ${list.items.length === 0 ? html`<p>No entry${kindFilter ? ' of this kind' : ''}.</p>` : ''}
+            ${list.items.length === 0 ? html`<p>No entry${kindFilter ? ' of this kind' : ''}${search ? html` holding “${search}”` : ''}.</p>` : ''}
             <p class="actions">
               ${pageNo > 1 ? html`<a href="${pageLink(pageNo - 1)}">Newer</a>` : ''}
               ${list.hasMore ? html`<a href="${pageLink(pageNo + 1)}">Older</a>` : ''}

@@ -8,8 +8,6 @@ import {
   type VendorEndpoint,
 } from '../vendor-http';
 
-export const HUBSPOT_DEFAULT_API_URL = 'https://api.hubapi.com';
-
 export interface CrmLead {
   email: string;
   firstName: string;

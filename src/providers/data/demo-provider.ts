@@ -12,6 +12,7 @@ import {
   type RunningDataProvider,
 } from './data-provider';
 import { DEMO_HISTORY, DemoRecords, demoEventId, type DemoCompanyRef, type DemoPersonRef } from './demo-records';
+import { forecastStories } from './demo-forecast-stories';
 
 /** Below this many companies the store is taken to be fresh, and the demo history is loaded. */
 const FRESH_STORE_COMPANIES = 200;
@@ -133,7 +134,11 @@ export class DemoDataProvider implements DataProvider {
   /** Loads the history when the store needs it; answers null when it did not. */
   async seedHistory(sink: IngestSink): Promise<IngestResult | null> {
     if (!(await this.store.needsHistory())) return null;
-    const result = await sink(this.records.history(this.now()));
+    const now = this.now();
+    const history = this.records.history(now);
+    const companies = history.flatMap((record) => (record.kind === 'company' ? [record] : []));
+    // Older arcs of a few companies, for the forecasts and their backtest (docs/decisions/forecasts.md).
+    const result = await sink([...history, ...forecastStories(now, companies)]);
     this.report('demo history loaded', result, 'info');
     return result;
   }

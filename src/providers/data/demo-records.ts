@@ -391,6 +391,8 @@ const FOCUS_AREAS = [
   'North America',
 ];
 
+/** A sentence's full stop, unless its last word brings one ("Washington, D.C."). */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 const day = (at: Date) => at.toISOString().slice(0, 10);
 const month = (at: Date) => at.toISOString().slice(0, 7);
 const slashMonth = (yearMonth: string) => `${yearMonth.slice(5, 7)}/${yearMonth.slice(0, 4)}`;
@@ -480,7 +482,7 @@ export class DemoRecords {
       ),
       // What the homepage says of itself, as an enrichment crawl reads it.
       homepageTitle: `${name} | ${industryLabel}`,
-      metaDescription: `${catchPhrase}. ${name}, ${city.name}.`,
+      metaDescription: sentence(`${catchPhrase}. ${name}, ${city.name}`),
     };
   }
 
@@ -490,6 +492,17 @@ export class DemoRecords {
     if (major.length && this.faker.datatype.boolean(majorShare)) return this.faker.helpers.arrayElement(major);
     const all = someCitiesOf(countryCode);
     return this.faker.helpers.arrayElement(all.length ? all : major);
+  }
+
+  /**
+   * The role before a job change, in the new role's department ("Data Scientist → VP Data", not
+   * "Deep Learning Engineer → VP Enterprise Sales"): the drawn persona's place among that
+   * department's personas, so the generator draws nothing more and every later record stays as it was.
+   */
+  private earlierRole(drawn: Persona, person: DemoPersonRef | undefined): Persona {
+    const department = person ? matchPersona(person.title)?.department : undefined;
+    const same = department ? PERSONAS.filter((p) => p.department === department) : [];
+    return same.length ? same[PERSONAS.indexOf(drawn) % same.length]! : drawn;
   }
 
   private persona(f: Faker, decisionMaker = false): Persona {
@@ -677,7 +690,7 @@ export class DemoRecords {
     switch (type) {
       case 'job_change': {
         const started = person?.startedOn ?? month(at);
-        const previous = this.persona(f);
+        const previous = this.earlierRole(this.persona(f), person);
         return {
           previous_title: f.helpers.arrayElement(previous.titles),
           previous_company: `${brandOf(f.number.int({ min: 0, max: NAME_SPACE - 1 })).brand} ${f.helpers.arrayElement(DEFAULT_SUFFIXES)}`,

@@ -78,7 +78,9 @@ export class StoreEnrichmentProvider implements EnrichmentProvider {
     if (!match) return null;
     const companies = await rows<CompanyColumns>(
       this.db,
-      `SELECT ${COMPANY_COLUMNS} FROM companies c WHERE ${match.sql} ORDER BY c.ingested_at, c.id LIMIT 2`,
+      // A claimed company is some accounts' claim, not a record to answer anyone with (docs/decisions/claims.md).
+      `SELECT ${COMPANY_COLUMNS} FROM companies c WHERE ${match.sql} AND c.provenance = 'trusted'
+       ORDER BY c.ingested_at, c.id LIMIT 2`,
       match.args,
     );
     return pick(companies, match.unique);
@@ -115,7 +117,7 @@ export class StoreEnrichmentProvider implements EnrichmentProvider {
     const people = await rows<PersonRow>(
       this.db,
       `SELECT p.company_id, ${PERSON_COLUMNS}, ${COMPANY_COLUMNS}
-       FROM people p LEFT JOIN companies c ON c.id = p.company_id
+       FROM people p LEFT JOIN companies c ON c.id = p.company_id AND c.provenance = 'trusted'
        WHERE ${match.sql} ORDER BY p.ingested_at, p.id LIMIT 2`,
       match.args,
     );

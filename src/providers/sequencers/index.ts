@@ -3,15 +3,7 @@ import { LemlistSequencer, LEMLIST_DEFAULT_API_URL } from './lemlist';
 import type { Sequencer, SequencerName } from './sequencer';
 import { SmartleadSequencer, SMARTLEAD_DEFAULT_API_URL } from './smartlead';
 
-export type {
-  KeyCheck,
-  LeadPush,
-  Sequencer,
-  SequencerCampaign,
-  SequencerLead,
-  SequencerName,
-  VendorEndpoint,
-} from './sequencer';
+export type { Sequencer, SequencerCampaign, SequencerLead, SequencerName } from './sequencer';
 export { INSTANTLY_DEFAULT_API_URL, LEMLIST_DEFAULT_API_URL, SMARTLEAD_DEFAULT_API_URL };
 
 /** The `{sequencer}` path segment values (contract section 7). */

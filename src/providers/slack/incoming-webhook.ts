@@ -8,8 +8,6 @@ import { classifyHttpStatus, OutboundHttpError } from '../outbound-error';
 import { DEFAULT_VENDOR_TIMEOUT_MS } from '../vendor-http';
 import { slackWebhookPath } from './webhook-url';
 
-export const SLACK_DEFAULT_WEBHOOKS_URL = 'https://hooks.slack.com';
-
 /**
  * What Slack's error strings mean for the person who set the destination ("Sending messages
  * using incoming webhooks", and the 2016 changelog on its status codes): 400 our message,

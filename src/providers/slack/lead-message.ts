@@ -19,6 +19,9 @@ export interface SlackLead {
   dashboardUrl: string;
 }
 
+/** In place of the dashboard link when the service has no PUBLIC_URL (only outside production). */
+export const NO_LEAD_LINK = 'no link to the lead: the service runs without PUBLIC_URL';
+
 /** Block Kit limits (docs.slack.dev/reference/block-kit): a header's text, a section's, and the fallback we keep short. */
 const HEADER_CHARS = 150;
 const SECTION_CHARS = 3000;
@@ -63,7 +66,8 @@ export function leadMessage(lead: SlackLead): IncomingWebhookSendArguments {
   const links = [
     link(lead.personUrl, lead.personName ? `${lead.personName}'s profile` : 'Profile'),
     link(lead.companyUrl, lead.companyName || 'Company site'),
-    link(lead.dashboardUrl, 'Open the lead'),
+    // Said, not silently dropped: a service without PUBLIC_URL cannot know its own address.
+    link(lead.dashboardUrl, 'Open the lead') ?? NO_LEAD_LINK,
   ].filter((l): l is string => Boolean(l));
   return {
     // The fallback is read as mrkdwn too: escaped, so a name like `<!channel>` notifies no one.

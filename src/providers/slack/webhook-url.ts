@@ -16,7 +16,13 @@ export function slackWebhookUrlProblem(text: string): string | undefined {
     return 'not a URL: paste the Webhook URL Slack shows for the incoming webhook';
   }
   if (url.protocol !== 'https:') return 'must be an https:// URL';
-  if (url.hostname !== SLACK_WEBHOOK_HOST || url.port !== '') return `must be on ${SLACK_WEBHOOK_HOST}`;
+  if (url.hostname !== SLACK_WEBHOOK_HOST || url.port !== '') {
+    // The one way to test against a receiver of one's own, said where a person meets the refusal.
+    return (
+      `must be on ${SLACK_WEBHOOK_HOST}; to test against a local receiver, save a ${SLACK_WEBHOOK_HOST} URL and ` +
+      "start the service with SLACK_WEBHOOKS_URL set to the receiver's address (the URL's /services/… path is posted there)"
+    );
+  }
   if (url.username || url.password || url.search || url.hash) return 'must carry no user, query or fragment';
   if (!SERVICES_PATH.test(url.pathname)) {
     return 'must be https://hooks.slack.com/services/T…/B…/… as Slack shows it (workspace id, webhook id, secret)';

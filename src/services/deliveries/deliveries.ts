@@ -1,15 +1,16 @@
 import type { DataSource } from 'typeorm';
 import type { ApiKeys } from '../api-keys';
 import { DEFAULT_RETRY_AFTER_SECONDS } from '../../providers/outbound-error';
-import type { SendResult, WebhookSender } from './webhook-sender';
-import { endpointOf } from './endpoint';
+import type { SendResult, WebhookSender } from '../../destinations/webhook/webhook-sender';
+import { endpointOf } from '../../destinations/webhook/endpoint';
 import type { EndpointRates } from './endpoint-rates';
-import { webhookBody } from './webhook-body';
+import { webhookBody } from '../../destinations/webhook/webhook-body';
+import { WEBHOOK_ROUTE } from '../../destinations/webhook';
 import { backoffMs, type Backoff } from './backoff';
 import type { DestinationSender, PushResult } from './destination-sender';
 import type { Logger } from '../../logger';
 import type { ServiceMetrics } from '../../metrics/service-metrics';
-import { leadWorkflowId } from '../../temporal/contract';
+import { leadWorkflowId, type RetryWindowTimes } from '../../temporal/contract';
 import { changed, execute, firstRow, type Queryable } from '../../db/sql';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
@@ -21,9 +22,9 @@ export type AttemptOutcome =
   /** Not pending any more (delivered by an earlier attempt, failed, or cancelled with its signal). */
   | { outcome: 'settled'; status: DeliveryStatus }
   /** Try again in `retryInMs`: the receiver's Retry-After, or the back-off. */
-  | { outcome: 'retry'; statusCode: number | null; retryInMs: number; error: string }
+  | ({ outcome: 'retry'; statusCode: number | null; retryInMs: number; error: string } & RetryWindowTimes)
   /** Not an attempt: the endpoint asked for a slower pace, and its next slot is `retryInMs` away. */
-  | { outcome: 'deferred'; retryInMs: number }
+  | ({ outcome: 'deferred'; retryInMs: number } & RetryWindowTimes)
   | { outcome: 'permanent'; statusCode: number | null; error: string };
 
 /** A pending delivery as its attempt claims it, with the stored payload and the sealed signing secret. */
@@ -42,6 +43,9 @@ interface ClaimedDelivery {
   /** The stored lead's JSON text; null once the lead is gone. */
   payload: string | null;
   sealed_secret: string | null;
+  /** Epoch ms of the first recorded attempt (null before any) and of the claim itself. */
+  first_attempt_at: number | null;
+  claimed_at: number;
 }
 
 export interface AttemptOptions {
@@ -86,7 +90,9 @@ export class Deliveries {
        RETURNING d.id, d.lead_id, d.signal_id, d.account_id, d.route, d.target, d.integration_id, d.crm_connection_id, d.attempts, d.kind,
          (SELECT l.payload::text FROM leads l WHERE l.id = d.lead_id) AS payload,
          (SELECT k.webhook_secret_encrypted FROM signals s JOIN api_keys k ON k.id = s.api_key_id AND k.revoked_at IS NULL
-          WHERE s.id = d.signal_id) AS sealed_secret`,
+          WHERE s.id = d.signal_id) AS sealed_secret,
+         (SELECT extract(epoch FROM min(a.at)) * 1000 FROM delivery_attempts a WHERE a.delivery_id = d.id)::float8 AS first_attempt_at,
+         (extract(epoch FROM now()) * 1000)::float8 AS claimed_at`,
       [deliveryId],
     );
     const [delivery] = claimed.rows;
@@ -99,7 +105,7 @@ export class Deliveries {
     // The endpoint's slot is claimed last, right before the send, so a 429 noted meanwhile by
     // another attempt holds this one back.
     const origin =
-      delivery.route === 'webhook'
+      delivery.route === WEBHOOK_ROUTE
         ? endpointOf(delivery.target)
         : this.destinations.paceKeyOf(delivery.route, delivery.target);
     let paced = false;
@@ -114,7 +120,12 @@ export class Deliveries {
            WHERE id = $1 AND status = 'pending'`,
           [deliveryId, slot.deferMs],
         );
-        return { outcome: 'deferred', retryInMs: slot.deferMs };
+        return {
+          outcome: 'deferred',
+          retryInMs: slot.deferMs,
+          firstAttemptAt: delivery.first_attempt_at ?? delivery.claimed_at,
+          attemptedAt: delivery.claimed_at,
+        };
       }
       paced = slot.paced;
       if (slot.waitMs > 0) await options.wait(slot.waitMs);
@@ -128,29 +139,37 @@ export class Deliveries {
       secret: this.apiKeys.openWebhookSecret(delivery.sealed_secret),
     };
     const sent =
-      delivery.route === 'webhook'
+      delivery.route === WEBHOOK_ROUTE
         ? await this.sendWebhook(delivery, source)
         : await this.push(delivery, source.payload);
-    const outcome = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
-    // The attempt row and the delivery's new state in one statement.
-    await execute(
+    const classified = outcomeOf(sent, backoffMs(delivery.attempts, options.backoff));
+    // The attempt row and the delivery's new state in one statement; the row's time comes back.
+    const recorded = await firstRow<{ at: number }>(
       this.db,
       `WITH attempt AS (
          INSERT INTO delivery_attempts (delivery_id, attempt, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)
+         RETURNING at
+       ), settled AS (
+         UPDATE deliveries SET status = $6, last_status_code = $3, last_error = $5, updated_at = now(),
+           next_attempt_at = CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int / 1000.0) END
+         WHERE id = $1 AND status = 'pending'
        )
-       UPDATE deliveries SET status = $6, last_status_code = $3, last_error = $5, updated_at = now(),
-         next_attempt_at = CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int / 1000.0) END
-       WHERE id = $1 AND status = 'pending'`,
+       SELECT (extract(epoch FROM at) * 1000)::float8 AS at FROM attempt`,
       [
         deliveryId,
         delivery.attempts,
         sent.statusCode,
         sent.durationMs,
         sent.outcome === 'ok' ? null : sent.error,
-        outcome.outcome === 'delivered' ? 'delivered' : outcome.outcome === 'permanent' ? 'failed' : 'pending',
-        outcome.outcome === 'retry' ? outcome.retryInMs : null,
+        classified.outcome === 'delivered' ? 'delivered' : classified.outcome === 'permanent' ? 'failed' : 'pending',
+        classified.outcome === 'retry' ? classified.retryInMs : null,
       ],
     );
+    const attemptedAt = recorded!.at;
+    const outcome: AttemptOutcome =
+      classified.outcome === 'retry'
+        ? { ...classified, firstAttemptAt: delivery.first_attempt_at ?? attemptedAt, attemptedAt }
+        : classified;
     // Only a paced endpoint has a spacing for a success to shrink.
     if (origin && paced && outcome.outcome === 'delivered') await this.rates.recordSuccess(origin);
     if (origin && sent.outcome === 'retry' && sent.statusCode === 429) {
@@ -240,7 +259,12 @@ export async function settleDelivery(
 }
 
 /** What one send (a webhook, or a sequencer or CRM push) means for its delivery; `backoff` is the wait after a failure without Retry-After. */
-function outcomeOf(result: SendResult | PushResult, backoff: number): AttemptOutcome {
+function outcomeOf(
+  result: SendResult | PushResult,
+  backoff: number,
+):
+  | Exclude<AttemptOutcome, { outcome: 'retry' | 'deferred' }>
+  | Omit<Extract<AttemptOutcome, { outcome: 'retry' }>, keyof RetryWindowTimes> {
   if (result.outcome === 'ok') return { outcome: 'delivered', statusCode: result.statusCode };
   if (result.outcome === 'permanent')
     return { outcome: 'permanent', statusCode: result.statusCode, error: result.error };

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { execute } from '../../db/sql';
-import { destinationRoutesOf } from './destination-sender';
+import { destinationRoutesOf } from '../../destinations/settings';
+import { webhookRoutesOf } from '../../destinations/webhook';
 
 export interface RoutedSignal {
   id: string;
@@ -16,10 +17,7 @@ export interface RoutedSignal {
  * workflow starts. A destination changed later applies to leads produced later.
  */
 export async function planLeadDeliveries(tx: EntityManager, signal: RoutedSignal, leadIds: string[]): Promise<void> {
-  const routes = [
-    ...(signal.webhookUrl ? [{ route: 'webhook', target: signal.webhookUrl, integrationId: null }] : []),
-    ...destinationRoutesOf(signal.destinations),
-  ];
+  const routes = [...webhookRoutesOf(signal.webhookUrl), ...destinationRoutesOf(signal.destinations)];
   if (routes.length === 0 || leadIds.length === 0) return;
   // The integration must still be this account's, else the attempt resolves it (or fails).
   await execute(

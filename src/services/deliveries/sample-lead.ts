@@ -2,7 +2,7 @@
  * The made-up lead of a test send (`POST /signals/{id}/test-webhook`): sample data only, kept
  * apart from the sending; each signal type's own event lives with that type (src/signal-types).
  */
-import type { Candidate } from '../leads/candidate';
+import type { Candidate } from '../../signal-types/kit/candidate';
 import { signalType } from '../../signal-types/registry';
 
 /** A realistic made-up lead for test sends: an event of the signal's type at a made-up company. */

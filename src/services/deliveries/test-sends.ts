@@ -4,9 +4,9 @@ import { execute, firstRow } from '../../db/sql';
 import type { Config } from '../../config';
 import { notFound, validationError } from '../../errors';
 import type { ApiKeys } from '../api-keys';
-import { assertWebhookTarget } from '../webhook-targets';
+import { assertWebhookTarget } from '../../destinations/webhook/webhook-targets';
 import { buildLeadPayload } from '../leads/payload';
-import type { WebhookSender } from './webhook-sender';
+import type { WebhookSender } from '../../destinations/webhook/webhook-sender';
 import { settleDelivery } from './deliveries';
 import { sampleCandidate } from './sample-lead';
 

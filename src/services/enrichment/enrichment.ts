@@ -19,7 +19,9 @@ import { companyBlock, contactFields } from '../leads/payload';
 import { canonicalNetworkUrl, registrableDomain } from '../../catalogue/identifiers';
 import {
   bulkEnrichmentWorkflowId,
+  bulkEnrichmentWorkflowType,
   phoneLookupWorkflowId,
+  phoneLookupWorkflowType,
   type BulkEnrichmentInput,
   type PhoneLookupInput,
 } from '../../temporal/contract';
@@ -194,7 +196,7 @@ export class Enrichment {
     );
     const input: BulkEnrichmentInput = { jobId, total: stored.length };
     await this.startWorkflow(
-      'bulkEnrichmentWorkflow',
+      bulkEnrichmentWorkflowType,
       bulkEnrichmentWorkflowId(jobId),
       input,
       `Bulk contact enrichment of ${stored.length} contacts`,
@@ -232,7 +234,7 @@ export class Enrichment {
       [lookupId, caller.accountId, caller.keyId, JSON.stringify(reference)],
     );
     const input: PhoneLookupInput = { lookupId };
-    await this.startWorkflow('phoneLookupWorkflow', phoneLookupWorkflowId(lookupId), input, 'Phone lookup', () =>
+    await this.startWorkflow(phoneLookupWorkflowType, phoneLookupWorkflowId(lookupId), input, 'Phone lookup', () =>
       execute(this.deps.db, `DELETE FROM phone_lookups WHERE id = $1`, [lookupId]),
     );
     return { lookupId };
@@ -405,7 +407,7 @@ export class Enrichment {
   }
 
   private async startWorkflow(
-    workflowType: 'bulkEnrichmentWorkflow' | 'phoneLookupWorkflow',
+    workflowType: typeof bulkEnrichmentWorkflowType | typeof phoneLookupWorkflowType,
     workflowId: string,
     input: BulkEnrichmentInput | PhoneLookupInput,
     summary: string,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { execute, rows } from '../../db/sql';
 import { AppError } from '../../errors';
@@ -12,11 +12,11 @@ const OVERRUN_MS = 20_000;
 /** Between the lookup's cut-off and the row's expiry, so a slot never expires under a running lookup. */
 const EXPIRY_MARGIN_MS = 10_000;
 
-export const tooManyConcurrentRequests = (retryAfterSeconds: number, cap: number) =>
+export const tooManyConcurrentRequests = (retryAfterSeconds: number, cap: number, what = 'slow enrichment lookups') =>
   new AppError(
     429,
     'TOO_MANY_CONCURRENT_REQUESTS',
-    `This API key already has ${cap} slow enrichment lookups in flight; wait Retry-After seconds and resend`,
+    `This API key already has ${cap} ${what} in flight; wait Retry-After seconds and resend`,
     { limit: cap },
     { 'Retry-After': String(retryAfterSeconds) },
   );
@@ -32,9 +32,26 @@ export const tooManyConcurrentRequests = (retryAfterSeconds: number, cap: number
 export class LookupSlots {
   constructor(
     private readonly db: DataSource,
-    private readonly settings: { capPerKey: number; lookupMs: number },
+    private readonly settings: {
+      capPerKey: number;
+      lookupMs: number;
+      /**
+       * What the slots are for, when not the enrichment lookups (`cost previews`): such slots
+       * are counted apart, under a key id derived from the purpose, so one cap never spends
+       * the other's room.
+       */
+      purpose?: string;
+    },
     private readonly logger?: Logger,
   ) {}
+
+  /** The id the key's slots are counted under: the key's own for enrichment, a derived one for another purpose. */
+  private slotKeyOf(keyId: string): string {
+    const { purpose } = this.settings;
+    if (!purpose) return keyId;
+    const hex = createHash('sha256').update(`${purpose}\u0000${keyId}`).digest('hex');
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  }
 
   /** The longest a lookup may run while holding its slot. */
   get holdLimitMs(): number {
@@ -61,9 +78,10 @@ export class LookupSlots {
   }
 
   /** The slot's id, or TOO_MANY_CONCURRENT_REQUESTS when the key's live slots are all taken. */
-  async acquire(keyId: string): Promise<string> {
+  async acquire(callerKeyId: string): Promise<string> {
     const slotId = randomUUID();
-    const { capPerKey, lookupMs } = this.settings;
+    const keyId = this.slotKeyOf(callerKeyId);
+    const { capPerKey, lookupMs, purpose } = this.settings;
     const expiresInMs = this.holdLimitMs + EXPIRY_MARGIN_MS;
     return this.db.transaction(async (tx) => {
       // Serialises the count and the insert per key; other keys never wait on it.
@@ -89,7 +107,7 @@ export class LookupSlots {
         [slotId, keyId, expiresInMs, capPerKey, lookupMs],
       );
       if (taken) return slotId;
-      throw tooManyConcurrentRequests(retry_after ?? 1, capPerKey);
+      throw tooManyConcurrentRequests(retry_after ?? 1, capPerKey, purpose);
     });
   }
 
@@ -107,7 +125,7 @@ export class LookupSlots {
     const [{ count }] = await rows<{ count: number }>(
       this.db,
       `SELECT count(*)::int AS count FROM lookup_slots WHERE key_id = $1 AND expires_at > clock_timestamp()`,
-      [keyId],
+      [this.slotKeyOf(keyId)],
     );
     return count;
   }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { changed, rows } from '../../db/sql';
+import { changed, rows, type Queryable } from '../../db/sql';
+import { DealSightings } from './deal-sightings';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
@@ -41,9 +42,17 @@ const KINDS = Object.keys(RECORD_SCHEMAS) as RecordKind[];
  * whose id is already stored is counted as a duplicate and changes nothing.
  */
 export class Ingestion {
-  constructor(private readonly db: DataSource) {}
+  private readonly deals: DealSightings;
 
-  async ingest(input: string | readonly unknown[]): Promise<IngestResult> {
+  constructor(private readonly db: DataSource) {
+    this.deals = new DealSightings(db);
+  }
+
+  /**
+   * `dealParties`: for a `mergers_acquisitions` event (by id), the other party's name as its
+   * record states it (a filing's bidder or target), which tells one deal from another.
+   */
+  async ingest(input: string | readonly unknown[], options: IngestOptions = {}): Promise<IngestResult> {
     const errors: IngestError[] = [];
     const reject = (line: number, message: string) => errors.push({ line, message });
 
@@ -102,7 +111,17 @@ export class Ingestion {
       return problems.length === 0;
     });
     valid += placedEvents.length;
-    inserted += await this.insertEvents(placedEvents.map((e) => e.record));
+    // One deal, one event: a deal's later records are linked to its first (./deal-sightings.ts).
+    const deals = placedEvents.filter((e) => e.record.type === 'mergers_acquisitions');
+    inserted += await this.insertEvents(
+      placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
+    );
+    for (const { record } of deals) {
+      const placed = await this.deals.place(record, options.dealParties?.get(record.id) ?? null, (manager) =>
+        this.insertEvents([record], manager),
+      );
+      if (placed.kind === 'new') inserted += 1;
+    }
 
     errors.sort((a, b) => a.line - b.line);
     return {
@@ -212,7 +231,7 @@ export class Ingestion {
     return inserted;
   }
 
-  private async insertEvents(records: EventRecord[]): Promise<number> {
+  private async insertEvents(records: EventRecord[], db: Queryable = this.db): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (e) => {
@@ -243,20 +262,25 @@ export class Ingestion {
               AS r(id, type, occurred_at, company_id, person_id, data,
                    job_department, job_seniority, job_country_code, job_region_code, job_city)`,
         columns,
+        db,
       );
     }
     return inserted;
   }
 
   /** Runs an `INSERT ... SELECT` with `ON CONFLICT (id) DO NOTHING` and answers how many rows were new. */
-  private async insertCounting(insert: string, columns: unknown[][]): Promise<number> {
+  private async insertCounting(insert: string, columns: unknown[][], db: Queryable = this.db): Promise<number> {
     const [{ inserted }] = await rows<{ inserted: number }>(
-      this.db,
+      db,
       `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING 1) SELECT count(*)::int AS inserted FROM added`,
       columns,
     );
     return inserted;
   }
+}
+
+export interface IngestOptions {
+  dealParties?: ReadonlyMap<string, string>;
 }
 
 /** Events that are job postings: a hiring signal filters them on their department, seniority and place. */

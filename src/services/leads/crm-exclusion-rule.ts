@@ -1,5 +1,8 @@
 import type { CrmExclusions } from '../../db/entities/signal';
-import type { EvaluationFilter } from './evaluation-rules';
+import type { EvaluationFilter, ReadColumns } from '../../signal-types/kit/evaluation-rules';
+
+/** What the filter below reads; the change trigger must watch each (test/evaluation/watched-columns.test.ts). */
+export const CRM_EXCLUSION_RULE_READS: ReadColumns = { companies: ['domain'], people: ['email'] };
 
 /**
  * A signal's exclusions from the customer's CRM as one SQL condition over a candidate row (`c`

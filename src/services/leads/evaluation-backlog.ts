@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, firstRow } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
-import { DAY_MS, duplicateWindowDays } from './evaluation-rules';
+import { DAY_MS, duplicateWindowDays } from '../../signal-types/kit/evaluation-rules';
 import { candidateCondition, evaluationPlan, type BacklogRead, type ReadPosition } from './evaluation';
 
 /**
@@ -109,6 +109,14 @@ export class EvaluationBacklog {
           ]
         : []),
       ...expiredDuplicates(signal, args, now, lastAt),
+      // The account score: an event arrived, changed or came due changes the crossings of its company's later events.
+      ...(plan.companyWide
+        ? [
+            `events x JOIN events e ON e.company_id = x.company_id WHERE x.change_xid >= ${xid}`,
+            `events x JOIN events e ON e.company_id = x.company_id
+               WHERE x.occurred_at > $${args.push(lastAt)}::timestamptz AND x.occurred_at <= $${args.push(now)}::timestamptz`,
+          ]
+        : []),
     ];
     const changed = sources.map(
       (source) => `SELECT e.id FROM ${source} AND ${plan.kind} AND e.occurred_at >= ${windowStart}`,

@@ -2,8 +2,8 @@ import type { EntityManager } from 'typeorm';
 import { rows } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import { signalType } from '../../signal-types/registry';
-import { CANDIDATE_COLUMNS, type Candidate } from './candidate';
-import type { EvaluationPlan } from './evaluation-rules';
+import { CANDIDATE_COLUMNS, type Candidate } from '../../signal-types/kit/candidate';
+import type { EvaluationPlan } from '../../signal-types/kit/evaluation-rules';
 import { suppressionFilter } from './suppression-rule';
 import { crmExclusionFilter } from './crm-exclusion-rule';
 
@@ -72,7 +72,7 @@ export function candidateQuery(
     );
   }
   const from = backlog ? `signal_backlog b JOIN events e ON e.id = b.event_id AND b.signal_id = $1` : `events e`;
-  const sql = `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords
+  const sql = `SELECT ${CANDIDATE_COLUMNS}, ${plan.matchedKeywords ?? `''`} AS matched_keywords${plan.leadData ? `, ${plan.leadData} AS lead_data` : ''}
       FROM ${from} ${plan.joins}
       WHERE ${where.join(' AND ')}
       ORDER BY e.occurred_at, e.id LIMIT $${args.push(limit)}`;

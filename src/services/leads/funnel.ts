@@ -3,8 +3,9 @@ import { rows, type Queryable } from '../../db/sql';
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { invalidRequest } from '../../errors';
+import { analysisBusy } from '../../db/analysis-pool';
 import { evaluationPlan, leadsLeftToday } from './evaluation';
-import { duplicateWindowDays } from './evaluation-rules';
+import { duplicateWindowDays } from '../../signal-types/kit/evaluation-rules';
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_FUNNEL_DAYS = 30;
@@ -61,17 +62,14 @@ const OUTCOME_STAGES = ['duplicate', 'dailyLeadLimit', 'credits'] as const;
  * each stage is a `count(*) FILTER` over the conjunction of the rules up to it.
  */
 export class Funnel {
+  /** `reads` is the pool a funnel reads on: the analysis pool, apart from the API's connections (db/analysis-pool.ts). */
   constructor(
-    private readonly db: DataSource,
+    private readonly reads: () => Promise<DataSource>,
     private readonly clock: Clock,
   ) {}
 
   /** `db` is a transaction's when the signal exists only there (a cost preview). */
-  async ofSignal(
-    signal: Signal,
-    window: { from?: Date; to?: Date } = {},
-    db: Queryable = this.db,
-  ): Promise<SignalFunnel> {
+  async ofSignal(signal: Signal, window: { from?: Date; to?: Date } = {}, db?: Queryable): Promise<SignalFunnel> {
     const now = this.clock.now();
     const to = window.to ?? now;
     const from = window.from ?? new Date(to.getTime() - DEFAULT_FUNNEL_DAYS * DAY_MS);
@@ -113,7 +111,7 @@ export class Funnel {
     ];
     // One row: counts of the whole queue; `reached_i` those through stage i.
     const [row] = await rows<FunnelRow>(
-      db,
+      db ?? (await this.reads()),
       `WITH flagged AS (
          SELECT e.id, e.occurred_at, ${plan.subject} AS subject,
            CASE WHEN produced.lead_at IS NOT NULL THEN produced.lead_at >= ${fromArg} AND produced.lead_at < ${toArg}
@@ -145,7 +143,9 @@ export class Funnel {
          count(*) FILTER (WHERE in_window AND is_lead)::int AS leads
        FROM queue`,
       args,
-    );
+    ).catch((err: unknown) => {
+      throw analysisBusy(err) ?? err;
+    });
 
     const names = [...plan.filters.map((filter) => filter.field), ...OUTCOME_STAGES];
     let previous = row.candidates;

@@ -12,6 +12,3 @@ export function leadIdFor(signalId: string, eventId: string, subjectKey: string)
   const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
-
-export const personSubject = (personId: string) => `person:${personId}`;
-export const companySubject = (companyId: string) => `company:${companyId}`;

@@ -1,7 +1,7 @@
 import { countryName } from '../../catalogue/locations';
 import { signalType } from '../../signal-types/registry';
 import type { CompanyColumns, ContactColumns } from '../../providers/enrichment/enrichment-provider';
-import type { Candidate } from './candidate';
+import type { Candidate } from '../../signal-types/kit/candidate';
 
 export interface LeadSignalInfo {
   id: string;
@@ -96,5 +96,3 @@ export function buildLeadPayload(leadId: string, createdAt: Date, signal: LeadSi
     company: companyBlock(candidate),
   };
 }
-
-export type LeadPayload = ReturnType<typeof buildLeadPayload>;

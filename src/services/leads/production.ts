@@ -4,10 +4,10 @@ import { Signal, type CrmExclusions, type SignalStatus } from '../../db/entities
 import type { Clock } from '../../clock';
 import type { Credits } from '../credits';
 import { signalType } from '../../signal-types/registry';
-import type { Candidate } from './candidate';
+import type { Candidate } from '../../signal-types/kit/candidate';
 import { findCandidates, leadsLeftToday } from './evaluation';
 import { EvaluationBacklog } from './evaluation-backlog';
-import { duplicateWindowDays } from './evaluation-rules';
+import { duplicateWindowDays } from '../../signal-types/kit/evaluation-rules';
 import { leadIdFor } from './lead-identity';
 import { suppressionFilter } from './suppression-rule';
 import { crmExclusionFilter } from './crm-exclusion-rule';

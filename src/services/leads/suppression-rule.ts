@@ -1,4 +1,7 @@
-import type { EvaluationFilter } from './evaluation-rules';
+import type { EvaluationFilter, ReadColumns } from '../../signal-types/kit/evaluation-rules';
+
+/** What the filter below reads; the change trigger must watch each (test/evaluation/watched-columns.test.ts). */
+export const SUPPRESSION_RULE_READS: ReadColumns = { companies: ['domain', 'linkedin_url'], people: ['email'] };
 
 /**
  * The suppression list as one SQL condition over a candidate row (`c` the company, `p` the

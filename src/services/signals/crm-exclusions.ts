@@ -5,7 +5,7 @@ import type { CrmExclusions } from '../../db/entities/signal';
 import { validationError } from '../../errors';
 import type { CrmConnections } from '../crm/connections';
 import { EXCLUDABLE_CRMS, isExcludableCrm } from '../crm/record-sync';
-import type { SignalWarning } from './settings-warnings';
+import type { SignalWarning } from '../../signal-types/kit/settings-warnings';
 
 /** A signal's exclusions from the customer's CRM; `null` turns them off. */
 export const crmExclusionsSetting = z

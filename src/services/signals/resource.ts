@@ -1,7 +1,7 @@
 import type { Signal } from '../../db/entities/signal';
 import type { Clock } from '../../clock';
 import { reviewSettings } from './settings-review';
-import { publicDestinations } from './destinations';
+import { publicDestinations } from '../../destinations/settings';
 import type { ImportResult } from './watchlists';
 
 /** The Signal resource of the specification, as every read and write answers it. */

@@ -1,5 +1,5 @@
 import { signalType } from '../../signal-types/registry';
-import type { SettingsReview } from './settings-warnings';
+import type { SettingsReview } from '../../signal-types/kit/settings-warnings';
 
 interface ReviewedSignal {
   signalTypeId: string;

@@ -7,18 +7,22 @@ import type { Config } from '../../config';
 import { validateLocations } from '../../catalogue/locations';
 import type { ApiKeys, Caller } from '../api-keys';
 import type { Credits } from '../credits';
-import type { CrmConnections } from '../crm/connections';
-import { CRM_PROVIDERS } from '../crm/connections';
-import { assertWebhookTarget } from '../webhook-targets';
-import { companyEntries, type CompanyEntry } from './config';
+import { crmProviderOf, type CrmConnections } from '../crm/connections';
+import { assertWebhookTarget } from '../../destinations/webhook/webhook-targets';
+import { companyEntries, type CompanyEntry } from '../../signal-types/kit/config';
 import { assertActivatable } from './activation';
 import { mergeConfig } from './config-merge';
-import { mergeDestinations, SEQUENCER_PROVIDERS, type DestinationsPatch } from './destinations';
-import { sealedSlackDestination, assertSlackDestination } from './slack-destination';
+import {
+  assertDeliverable,
+  mergeDestinations,
+  storedDestinations,
+  type DestinationsPatch,
+} from '../../destinations/settings';
 import type { SecretBox } from '../../crypto/secret-box';
 import type { Integrations } from '../integrations';
 import type { SignalLifecycle } from './lifecycle';
 import { signalResource, type SignalResource } from './resource';
+import type { SignalWarning } from '../../signal-types/kit/settings-warnings';
 import { signalType, type SignalType, type SignalTypeId } from '../../signal-types/registry';
 import type { ImportResult, Watchlists } from './watchlists';
 import type { CrmSyncSchedules } from '../crm/sync-schedules';
@@ -71,6 +75,11 @@ export interface SignalCollaborators {
   secrets: Pick<SecretBox, 'seal'>;
 }
 
+/** A change Temporal has not confirmed yet joins the resource's warnings (never an error). */
+function withWarning(resource: SignalResource, pending: SignalWarning | undefined): SignalResource {
+  return pending ? { ...resource, warnings: [...resource.warnings, pending] } : resource;
+}
+
 const INVALID_LOCATION_HINT = 'Check names first with GET /api/v1/enrichment/validate-location';
 
 /** Signals as resources: every REST call and tool on signals goes through here. */
@@ -108,8 +117,8 @@ export class Signals {
       }
       return { signal, imported };
     });
-    if (signal.status !== 'draft') await this.deps.lifecycle.statusChanged(signal, null);
-    return signalResource(signal, this.deps.clock, imported);
+    const pending = signal.status !== 'draft' ? await this.deps.lifecycle.statusChanged(signal, null) : undefined;
+    return withWarning(signalResource(signal, this.deps.clock, imported), pending);
   }
 
   /**
@@ -219,7 +228,7 @@ export class Signals {
       if (!locked || locked.deletedAt) throw notFound('Signal');
       const previous = locked.status;
       const mergedDestinations = destinations ? mergeDestinations(locked.destinations, destinations) : undefined;
-      if (mergedDestinations) assertSlackDestination(mergedDestinations);
+      if (mergedDestinations) assertDeliverable(mergedDestinations);
       const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
       const next: Partial<Signal> = {
         config,
@@ -242,54 +251,48 @@ export class Signals {
       const signal = await tx.getRepository(Signal).save(tx.getRepository(Signal).merge(locked, next));
       return { signal, imported, previous };
     });
-    if (signal.status !== previous) await this.deps.lifecycle.statusChanged(signal, previous);
-    else if (signal.status !== 'draft') await this.deps.lifecycle.configChanged(signal);
+    const pending =
+      signal.status !== previous
+        ? await this.deps.lifecycle.statusChanged(signal, previous)
+        : signal.status !== 'draft'
+          ? await this.deps.lifecycle.configChanged(signal)
+          : undefined;
     if (input.crmExclusions)
       await this.deps.crmSyncSchedules.ensure(caller.accountId, input.crmExclusions.connectionId);
-    return this.withCrmWarnings(signalResource(signal, this.deps.clock, imported));
+    return withWarning(await this.withCrmWarnings(signalResource(signal, this.deps.clock, imported)), pending);
   }
 
   async setStatus(caller: Caller, signalId: string, status: SignalStatus): Promise<SignalResource> {
     return this.update(caller, signalId, { status });
   }
 
-  async delete(accountId: string, signalId: string): Promise<void> {
+  /** Answers the warning when the signal's workflow could not be told yet (the deletion stands). */
+  async delete(accountId: string, signalId: string): Promise<{ warnings: SignalWarning[] }> {
     const signal = await this.requireOwned(accountId, signalId);
-    await this.db.getRepository(Signal).update({ id: signalId }, { deletedAt: new Date() });
-    await this.deps.lifecycle.deleted({ ...signal, deletedAt: new Date() });
+    const deletedAt = this.deps.clock.now();
+    await this.db.getRepository(Signal).update({ id: signalId }, { deletedAt });
+    const pending = await this.deps.lifecycle.deleted({ ...signal, deletedAt });
+    return { warnings: pending ? [pending] : [] };
   }
 
   /**
-   * Enabling a CRM or Sheets destination needs a connection made in the dashboard; it is stored
-   * with the connection it resolved to (named, or the only one). A sequencer destination needs a
-   * connected account of the tool and a campaign that exists there; it is stored with the
-   * account it resolved to.
+   * Each destination sent, as it is stored: enabling a CRM or Sheets destination needs a
+   * connection made in the dashboard, a sequencer one a connected account of the tool and a
+   * campaign that exists there (each stored with what it resolved to); secrets are sealed.
    */
   private async assertDestinationsConnected(
     accountId: string,
     destinations: DestinationsPatch,
   ): Promise<DestinationsPatch> {
-    const resolved: DestinationsPatch = { ...destinations };
-    for (const provider of CRM_PROVIDERS) {
-      const destination = destinations[provider];
-      if (!destination?.enabled) continue;
-      const integrationId = await this.deps.crmConnections.resolveDestination(
-        accountId,
-        provider,
-        destination.integrationId,
-        `destinations.${provider}.integrationId`,
-      );
-      (resolved as Record<string, unknown>)[provider] = { ...destination, integrationId };
-    }
-    for (const provider of SEQUENCER_PROVIDERS) {
-      const destination = destinations[provider];
-      if (destination)
-        resolved[provider] = await this.deps.integrations.resolveSequencerDestination(accountId, provider, destination);
-    }
-    if (destinations.slack) {
-      (resolved as Record<string, unknown>).slack = sealedSlackDestination(destinations.slack, this.deps.secrets);
-    }
-    return resolved;
+    const { crmConnections, integrations, secrets } = this.deps;
+    return storedDestinations(destinations, {
+      accountId,
+      seal: (text) => secrets.seal(text),
+      resolveCrmConnection: (provider, integrationId, field) =>
+        crmConnections.resolveDestination(accountId, crmProviderOf(provider), integrationId, field),
+      resolveSequencerDestination: (tool, destination) =>
+        integrations.resolveSequencerDestination(accountId, tool, destination),
+    });
   }
 }
 

@@ -21,6 +21,8 @@ import {
 } from '../../temporal/contract';
 import type { SignalLifecycle } from './lifecycle';
 import { cancelPendingDeliveries } from './delivery-cancellation';
+import { SignalWorkflowOutbox, type WorkflowMessage } from './workflow-outbox';
+import type { SignalWarning } from '../../signal-types/kit/settings-warnings';
 
 /** How long a read waits for the signal workflow's own answer before answering from PostgreSQL alone. */
 const LIVE_STATE_TIMEOUT_MS = 1_500;
@@ -31,35 +33,85 @@ const CANCELS_AT_ONCE = 20;
 /**
  * Tells a signal's workflow what changed in PostgreSQL. Activation starts the workflow if it
  * is not running (signal-with-start, so a racing second activation cannot start two). When
- * Temporal is unreachable the change still stands: the signal reconciliation (a Temporal
- * Schedule, every 30 seconds) starts or resumes the workflow of each active signal that lacks one,
- * and each workflow re-reads its signal on every evaluation.
+ * Temporal is unreachable the change still stands and the answer comes within a second with a
+ * warning: the signal reconciliation (a Temporal Schedule, every 30 seconds) starts or resumes
+ * the workflow of each active signal that lacks one and tells the others their pause or
+ * deletion, and each workflow re-reads its signal on every evaluation.
  */
 export class TemporalSignalLifecycle implements SignalLifecycle {
+  readonly outbox: SignalWorkflowOutbox;
+
   constructor(
     private readonly db: DataSource,
     private readonly config: Config,
     private readonly logger: Logger,
     private readonly temporal?: Client,
-  ) {}
-
-  async statusChanged(signal: Signal, previous: SignalStatus | null): Promise<void> {
-    if (signal.status === 'active') await this.ensureRunning(signal);
-    else if (previous === 'active') await this.tell(signal.id, 'pause');
+  ) {
+    this.outbox = new SignalWorkflowOutbox(db);
   }
 
-  async configChanged(signal: Signal): Promise<void> {
-    await this.tell(signal.id, 'configChanged');
+  async statusChanged(signal: Signal, previous: SignalStatus | null): Promise<SignalWarning | undefined> {
+    if (signal.status === 'active')
+      return this.withinAnswerWait(signal.id, 'activate', () => this.startOrResume(signal));
+    if (previous === 'active') return this.withinAnswerWait(signal.id, 'pause', () => this.tell(signal.id, 'pause'));
+    return undefined;
   }
 
-  async deleted(signal: Signal): Promise<void> {
+  async configChanged(signal: Signal): Promise<SignalWarning | undefined> {
+    return this.withinAnswerWait(signal.id, 'config', () => this.tell(signal.id, 'configChanged'));
+  }
+
+  async deleted(signal: Signal): Promise<SignalWarning | undefined> {
     const cancelled = await cancelPendingDeliveries(this.db, signal.id);
-    await this.tell(signal.id, 'delete');
     // Replay sends belong to the replay workflow: they find their rows cancelled.
     const leadIds = new Set(
       cancelled.flatMap((delivery) => (delivery.kind === 'lead' && delivery.lead_id ? [delivery.lead_id] : [])),
     );
-    await this.cancelLeadWorkflows([...leadIds]);
+    return this.withinAnswerWait(signal.id, 'delete', async () => {
+      await this.tell(signal.id, 'delete');
+      await this.cancelLeadWorkflows([...leadIds]);
+    });
+  }
+
+  /**
+   * Gives Temporal `TEMPORAL_ANSWER_WAIT_MS` (1 s) to take a change already saved in PostgreSQL,
+   * so an answer never waits out the client's retries while Temporal is away (about 20 s). Past
+   * it the call goes on by itself and the answer carries a warning; the signal reconciliation
+   * mends whatever the call could not tell (docs/decisions/signals.md).
+   */
+  private async withinAnswerWait(
+    signalId: string,
+    change: WorkflowChange,
+    work: () => Promise<void>,
+  ): Promise<SignalWarning | undefined> {
+    if (!this.temporal) return undefined;
+    const taken = work().then(
+      () => true,
+      (err: unknown) => {
+        this.logger.warn(
+          { err, signalId, change },
+          'could not reach the signal workflow; the signal reconciliation tells it within a minute of Temporal answering',
+        );
+        return false;
+      },
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waited'>(
+      (resolve) => (timer = setTimeout(() => resolve('waited'), this.config.TEMPORAL_ANSWER_WAIT_MS)),
+    );
+    try {
+      const answer = await Promise.race([taken, waited]);
+      if (answer === true) return undefined;
+      if (answer === 'waited') {
+        this.logger.warn(
+          { signalId, change, waitedMs: this.config.TEMPORAL_ANSWER_WAIT_MS },
+          'Temporal did not take the change in time; answered with a warning, the call goes on',
+        );
+      }
+      return workflowPendingWarning(change, this.config.TEMPORAL_ANSWER_WAIT_MS);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -129,25 +181,23 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     };
   }
 
-  /** Starts the workflow unless it runs already, and resumes it; a failure is the reconciliation's to mend. */
-  async ensureRunning(signal: Signal): Promise<void> {
-    try {
-      await this.startOrResume(signal);
-    } catch (err) {
-      this.logger.warn(
-        { err, signalId: signal.id },
-        'could not reach the signal workflow; the signal reconciliation starts it within a minute of Temporal answering',
-      );
-    }
+  /**
+   * Starts the workflow unless it runs already, and resumes it (an evaluation now); throws when
+   * Temporal does not answer. Taken, it confirms the signal's activation in the outbox.
+   */
+  async startOrResume(signal: Signal): Promise<void> {
+    const temporal = this.temporal;
+    if (!temporal) return;
+    await this.confirming(signal.id, 'resume', () =>
+      temporal.workflow.signalWithStart(signalWorkflowType, this.startOptions(signal, signalWorkflowMessages.resume)),
+    );
   }
 
-  /** Starts the workflow unless it runs already, and resumes it (an evaluation now); throws when Temporal does not answer. */
-  async startOrResume(signal: Signal): Promise<void> {
-    if (!this.temporal) return;
-    await this.temporal.workflow.signalWithStart(
-      signalWorkflowType,
-      this.startOptions(signal, signalWorkflowMessages.resume),
-    );
+  /** Sends a message that makes the workflow match the stored state, then clears the outbox's mark if it still stands for that state. */
+  private async confirming(signalId: string, message: WorkflowMessage, send: () => Promise<unknown>): Promise<void> {
+    const change = await this.outbox.changeTold(signalId, message);
+    await send();
+    if (change !== null) await this.outbox.confirm(signalId, change);
   }
 
   private startOptions(signal: Signal, message: SignalDefinition) {
@@ -168,16 +218,40 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
     };
   }
 
-  private async tell(signalId: string, message: 'pause' | 'configChanged' | 'delete'): Promise<void> {
-    if (!this.temporal) return;
-    try {
-      await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages[message]);
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return;
-      this.logger.warn(
-        { err, signalId, message },
-        'could not reach the signal workflow; it re-reads the signal on its next evaluation',
-      );
-    }
+  /** Sends the workflow a message; one that is not running has nothing to hear. Throws when Temporal does not answer. */
+  async tell(signalId: string, message: 'pause' | 'configChanged' | 'delete'): Promise<void> {
+    const temporal = this.temporal;
+    if (!temporal) return;
+    const send = async () => {
+      try {
+        await temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages[message]);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+      }
+    };
+    // A new config is read at the next evaluation whether or not it was heard: nothing to confirm.
+    if (message === 'configChanged') await send();
+    else await this.confirming(signalId, message, send);
   }
+}
+
+/** What an answer tells Temporal, in the words of its warning. */
+type WorkflowChange = 'activate' | 'pause' | 'config' | 'delete';
+
+/** A change saved but not yet confirmed by Temporal: what happens meanwhile and when it lands. */
+export function workflowPendingWarning(change: WorkflowChange, waitedMs: number): SignalWarning {
+  const unconfirmed = `Saved, but Temporal did not confirm within ${waitedMs} ms that the signal's workflow`;
+  const message = {
+    activate: `${unconfirmed} runs: it is started as soon as Temporal answers, by the signal reconciliation within a minute at the latest; nothing is evaluated until then`,
+    pause: `${unconfirmed} heard of the pause: it produces nothing meanwhile (each evaluation reads the stored status first) and is told as soon as Temporal answers`,
+    config: `${unconfirmed} heard of the change: its next evaluation reads the new settings`,
+    delete: `${unconfirmed} and its leads' workflows stopped: pending deliveries are cancelled and nothing more is billed; the workflows end as soon as Temporal answers`,
+  }[change];
+  return {
+    code: 'WORKFLOW_PENDING',
+    field: change === 'config' ? 'config' : 'status',
+    severity: 'warning',
+    message,
+    values: [change],
+  };
 }

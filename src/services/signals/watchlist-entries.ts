@@ -1,5 +1,5 @@
 import { canonicalNetworkUrl, nameKeyOf, registrableDomain } from '../../catalogue/identifiers';
-import type { CompanyEntry } from './config';
+import type { CompanyEntry } from '../../signal-types/kit/config';
 
 export interface WatchlistEntry {
   kind: 'company' | 'person';

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, rows } from '../../db/sql';
-import type { CompanyEntry } from './config';
+import type { CompanyEntry } from '../../signal-types/kit/config';
 import { normaliseEntry, type WatchlistEntry } from './watchlist-entries';
 
 export interface ImportResult {
@@ -31,6 +31,11 @@ function remember(entry: WatchlistEntry, known: KnownIdentifiers): void {
 
 export class Watchlists {
   constructor(private readonly db: DataSource) {}
+
+  /** Adds entries to a signal's watchlist in a transaction of its own (the REST route and the tool). */
+  add(signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {
+    return this.db.transaction((tx) => this.import(tx, signalId, entries));
+  }
 
   /** Adds entries to a signal's watchlist inside the caller's transaction; the signal row is locked so imports serialise. */
   async import(tx: EntityManager, signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {

@@ -1,5 +1,5 @@
-export const bulkEnrichmentWorkflowType = 'bulkEnrichmentWorkflow';
-export const phoneLookupWorkflowType = 'phoneLookupWorkflow';
+export const bulkEnrichmentWorkflowType = 'bulkEnrichmentWorkflow' as const;
+export const phoneLookupWorkflowType = 'phoneLookupWorkflow' as const;
 
 export interface BulkEnrichmentInput {
   jobId: string;

@@ -1,5 +1,8 @@
 export const leadWorkflowType = 'leadWorkflow';
 export const leadWorkflowId = (leadId: string) => `lead:${leadId}`;
+/** The lead of a `lead:{leadId}` workflow id; undefined for any other workflow. */
+export const leadIdOfWorkflowId = (workflowId: string): string | undefined =>
+  workflowId.startsWith('lead:') ? workflowId.slice('lead:'.length) : undefined;
 
 /** The delivery back-off and window, read from the configuration by the producing activity. */
 export interface DeliveryRetrySettings {
@@ -9,6 +12,18 @@ export interface DeliveryRetrySettings {
   maxIntervalMs: number;
   /** Total time after which a delivery is failed (WEBHOOK_RETRY_WINDOW_MS), from its first attempt. */
   windowMs: number;
+}
+
+/**
+ * What a delivery's retry window is counted with, in PostgreSQL's clock (epoch ms): returned
+ * with an attempt's outcome, so that the lead workflow decides from recorded values that replay
+ * the same, never from its own clock after a local activity (docs/decisions/delivery.md).
+ */
+export interface RetryWindowTimes {
+  /** The delivery's first recorded attempt; this one when none was recorded before. */
+  firstAttemptAt: number;
+  /** When this attempt's outcome was recorded (a deferred one: when it was claimed). */
+  attemptedAt: number;
 }
 
 /** A route of a lead and its delivery row, made with the lead in its production transaction. */
@@ -37,6 +52,8 @@ export interface ProducedLead {
   /** "Jane Doe, CTO at Acme: job change → webhook, hubspot" (at most 200 bytes). */
   summary: string;
   emailPending: boolean;
+  /** The lead's trace id while tracing is on (src/telemetry/lead-trace.ts), kept in its workflow's memo. */
+  traceId?: string;
 }
 
 export type RouteOutcome = 'delivered' | 'failed' | 'cancelled';

@@ -1,19 +1,30 @@
 export const signalReconciliationWorkflowType = 'signalReconciliationWorkflow';
 
 /**
- * The Temporal Schedule that runs {@link signalReconciliationWorkflowType}, one per signal task
- * queue (a namespace may serve several deployments, as the tests' does).
+ * What a reconciliation looks at: `unconfirmed`, the signals whose last change Temporal has not
+ * confirmed (the outbox, every 30 s); `all`, every active signal and every running signal
+ * workflow (the daily sweep, and each worker at start-up).
  */
-export const signalReconciliationScheduleId = (taskQueue: string) => `signal-reconciliation:${taskQueue}`;
+export type SignalReconciliationScope = 'unconfirmed' | 'all';
 
 /**
- * How often the schedule checks that every active signal has its running workflow: twice a
- * minute, so that a signal Temporal missed has its workflow within a minute of Temporal's return.
+ * The Temporal Schedules that run {@link signalReconciliationWorkflowType}, one of each per
+ * signal task queue (a namespace may serve several deployments, as the tests' does).
+ */
+export const signalReconciliationScheduleId = (taskQueue: string) => `signal-reconciliation:${taskQueue}`;
+export const signalSweepScheduleId = (taskQueue: string) => `signal-sweep:${taskQueue}`;
+
+/**
+ * How often the outbox is mended: twice a minute, so that a signal Temporal missed has its
+ * workflow within a minute of Temporal's return.
  */
 export const SIGNAL_RECONCILIATION_INTERVAL = '30 seconds';
 
-/** What one reconciliation found: active signals, and those it started or resumed. */
+/** What one reconciliation found: the signals it looked at, those it started or resumed, and those told a missed pause or deletion. */
 export interface SignalReconciliationResult {
+  scope?: SignalReconciliationScope;
+  /** Active signals (`all`), or unconfirmed ones (`unconfirmed`), looked at. */
   active: number;
   started: string[];
+  told?: string[];
 }

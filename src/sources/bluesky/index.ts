@@ -1,0 +1,14 @@
+import { defineSource } from '../kit/source-module';
+import { Bluesky } from './bluesky';
+import { blueskySettings } from './settings';
+
+/** Reactions to watched companies' and competitors' posts, and competitors' new followers, from Bluesky (docs/sources/bluesky.md). */
+export const blueskySource = defineSource({
+  name: 'bluesky',
+  settings: blueskySettings,
+  intervalMs: (settings) => settings.BLUESKY_INTERVAL,
+  create: (kit, settings) => {
+    const bluesky = new Bluesky(kit.db, kit.ingestion, kit.politeFetch, settings);
+    return { source: bluesky, parts: { bluesky } };
+  },
+});
