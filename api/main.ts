@@ -2,7 +2,7 @@ import { tracing } from './tracing';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
-import { connectTemporal } from '../src/temporal/client';
+import { closeTemporal, connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
 import { warmUpLocations } from '../src/catalogue/locations';
 import { startApi } from './server';
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     stopping = true;
     await api.close();
     await metricsServer?.close();
-    await temporal.connection.close();
+    await closeTemporal(temporal);
     await db.destroy();
     await tracing?.shutdown();
     logger.info('api stopped');

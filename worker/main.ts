@@ -3,7 +3,7 @@ import { loadConfig } from '../src/config';
 import { deliveryTaskQueue } from '../src/temporal/contract';
 import { createLogger } from '../src/logger';
 import { openDatabase } from '../src/db/data-source';
-import { connectTemporal } from '../src/temporal/client';
+import { closeTemporal, connectTemporal } from '../src/temporal/client';
 import { createServices } from '../src/services';
 import { warmUpLocations } from '../src/catalogue/locations';
 import { createWorker } from './worker';
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   await services.documents.close();
   await metricsServer?.close();
   await connection.close();
-  await temporal.connection.close();
+  await closeTemporal(temporal);
   await db.destroy();
   await tracing?.shutdown();
   logger.info('worker stopped');

@@ -6,7 +6,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/data-source';
 import { requireTemporalCli } from '../../infra/temporal/cli';
-import { connectTemporal } from '../../src/temporal/client';
+import { closeTemporal, connectTemporal } from '../../src/temporal/client';
 import { leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
 import { call, createAccount } from '../setup/http';
 import type { Stack } from '../setup/stack';
@@ -54,7 +54,7 @@ beforeAll(async () => {
 }, 30 * 60_000); // A fresh machine builds the Temporal server first (minutes).
 
 afterAll(async () => {
-  await temporal?.connection.close();
+  if (temporal) await closeTemporal(temporal);
   await db?.destroy();
   await cluster?.stop();
 });

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { loadConfig } from '../../src/config';
+import { closeTemporal, connectTemporal } from '../../src/temporal/client';
 import { searchAttributeKeys } from '../../src/temporal/contract/search-attributes';
 import { registerSearchAttributes } from '../../src/temporal/search-attribute-registration';
 import { temporalTargetFrom } from '../../src/temporal/target';
@@ -111,4 +115,41 @@ describe('registering the search attributes on a server', () => {
       /search attribute SignalId exists in namespace clash-\w+ with another type; this service needs Keyword/,
     );
   });
+});
+
+describe('closing the connection while a call waits to retry', () => {
+  test('closing waits out the scheduled retry: the call ends with an error of its own, nothing fires after', async () => {
+    // A TCP relay to the test server that can go away, as Temporal does in an outage.
+    const [host, port] = address().split(':');
+    const sockets = new Set<net.Socket>();
+    const relay = net.createServer((socket) => {
+      const upstream = net.connect(Number(port), host);
+      sockets.add(socket).add(upstream);
+      socket.pipe(upstream).pipe(socket);
+      const end = () => {
+        socket.destroy();
+        upstream.destroy();
+      };
+      socket.on('error', end).on('close', end);
+      upstream.on('error', end).on('close', end);
+    });
+    relay.listen(0, '127.0.0.1');
+    await once(relay, 'listening');
+    const relayAddress = `127.0.0.1:${(relay.address() as net.AddressInfo).port}`;
+    const client = await connectTemporal(temporalTargetFrom({ TEMPORAL_ADDRESS: relayAddress }));
+    await client.workflowService.getSystemInfo({});
+
+    relay.close();
+    for (const socket of sockets) socket.destroy();
+    let settled: 'resolved' | Error | undefined;
+    const call = client.workflowService.getSystemInfo({}).then(
+      () => (settled = 'resolved'),
+      (err: Error) => (settled = err),
+    );
+    await sleep(150); // the first attempt failed; a retry is scheduled
+    await closeTemporal(client);
+    await call;
+    expect(settled).toBeInstanceOf(Error);
+    expect((settled as Error).message).not.toMatch(/shut down/);
+  }, 30_000);
 });

@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openDatabase } from '../../src/db/data-source';
-import { connectTemporal } from '../../src/temporal/client';
+import { closeTemporal, connectTemporal } from '../../src/temporal/client';
 import { createServices, type Services } from '../../src/services';
 import { startApi, type RunningApi } from '../../api/server';
 import { createWorker } from '../../worker/worker';
@@ -165,7 +165,7 @@ export async function startStack(
       await api.close();
       forgetMailbox(api.url);
       await mailbox?.close();
-      await temporal.connection.close();
+      await closeTemporal(temporal);
       await db.destroy();
       await database.drop();
       assertReplayed(notReplayed);
