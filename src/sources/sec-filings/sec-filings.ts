@@ -1,13 +1,7 @@
 import { EdgarRunItems } from '../kit/edgar/run-items';
 import type { DataSource } from 'typeorm';
 import type { SecFilingsConfig } from './settings';
-import {
-  CURRENT_FEED_PAGE_SIZE,
-  dailyFormIndexUrl,
-  filingFolderUrl,
-  parseEdgarDailyIndex,
-  type ListedFiling,
-} from '../kit/edgar/filings';
+import { CURRENT_FEED_PAGE_SIZE, filingFolderUrl, parseEdgarDailyIndex, type ListedFiling } from '../kit/edgar/filings';
 import { edgarGet } from '../kit/edgar/fair-access';
 import { SecIssuers, type EdgarIssuer, type IssuerCompany } from '../kit/edgar/issuers';
 import type { EventRecordInput, PersonRecordInput, CompanyRecordInput } from '../../providers/data/records';
@@ -17,14 +11,12 @@ import type { DocumentThreads } from '../kit/document-threads';
 import type { IntentSource } from '../kit/intent-source';
 import type { FetchAnswer, PoliteFetch } from '../kit/polite-fetch';
 import { slug, titleCase } from '../kit/record-names';
-import { execute, firstRow, rows } from '../../db/sql';
+import { execute, firstRow } from '../../db/sql';
 import { nameKeyOf } from '../../catalogue/identifiers';
 import { nameOnlyEntries, watchedCompanyIds } from '../../signal-types/watched-companies';
 import { ownerNameParts, type OwnershipReport, type ReportingOwner } from './ownership';
 import type { FilingHeader, HeaderParty } from './filing-header';
 import { itemSection, statedAppointments, statedDeal, type StatedDeal } from './current-report';
-
-const DAY_MS = 86_400_000;
 
 /** The forms this source reads, each with its current feed's `type` (a prefix EDGAR matches) and `owner` choice. */
 const FEEDS: readonly { form: string; owner: 'only' | 'include' }[] = [
@@ -79,6 +71,10 @@ const TITLE_WORDS: Readonly<Record<string, string>> = {
   VP: 'Vice President',
 };
 
+/** A Form 3 is kept under its issuer's listing where the feed says which (every party's folder holds the filing). */
+const keptUnderIssuer = (candidate: ListedFiling, kept: ListedFiling) =>
+  candidate.role === 'Issuer' && kept.role !== 'Issuer';
+
 interface FilingRow {
   accession: string;
   cik: string;
@@ -128,15 +124,7 @@ export class SecFilings implements IntentSource {
 
   /** The daily indexes of the last SEC_FILINGS_BACKFILL_DAYS days (UTC) before today, read by the next run. */
   async backfill(): Promise<void> {
-    const days = Array.from({ length: this.config.SEC_FILINGS_BACKFILL_DAYS }, (_, i) =>
-      new Date(Date.now() - (i + 1) * DAY_MS).toISOString().slice(0, 10),
-    );
-    await execute(
-      this.db,
-      `INSERT INTO sec_filings_index_days (day) SELECT unnest($1::date[])
-       ON CONFLICT (day) DO UPDATE SET read_at = NULL, requested_at = now()`,
-      [days],
-    );
+    await this.runItems.backfill(this.config.SEC_FILINGS_BACKFILL_DAYS);
   }
 
   /** What the status says of it: the forms it reads and how many filings are read and to read. */
@@ -157,7 +145,13 @@ export class SecFilings implements IntentSource {
   async sync(item: string): Promise<SourceItemResult> {
     return this.runItems.sync(item, {
       currentFeed: () => this.readCurrentFeeds(),
-      dailyIndex: (day) => this.readDailyIndex(day),
+      dailyIndex: (day) =>
+        this.runItems.readDailyIndex(
+          day,
+          (url, accept) => this.get(url, accept),
+          (text) => parseEdgarDailyIndex(text, FORMS),
+          keptUnderIssuer,
+        ),
       filing: (accession) => this.readFiling(accession),
     });
   }
@@ -186,59 +180,11 @@ export class SecFilings implements IntentSource {
           break;
         }
         found.push(...read.entries);
-        const known = await rows<{ accession: string }>(
-          this.db,
-          `SELECT accession FROM sec_filings WHERE accession = ANY($1::text[])`,
-          [[...new Set(read.entries.map((entry) => entry.accession))]],
-        );
-        if (read.listed < CURRENT_FEED_PAGE_SIZE || known.length > 0) break;
+        if (read.listed < CURRENT_FEED_PAGE_SIZE || (await this.runItems.anyListed(read.entries))) break;
       }
-      await this.list(found);
+      await this.runItems.list(found, keptUnderIssuer);
     }
     return errors.length ? { records: 0, error: errors.join('; ') } : { records: 0 };
-  }
-
-  /** One day's form index: its filings of this source's forms listed. No index (a weekend, a holiday: 404) lists nothing. */
-  private async readDailyIndex(day: string): Promise<SourceItemResult> {
-    const answer = await this.get(dailyFormIndexUrl(day), 'text/plain');
-    const where = `daily form index of ${day}`;
-    if (answer.status === 'failed' && answer.statusCode !== 404)
-      return { records: 0, error: `${where}: ${answer.error}` };
-    let error: string | undefined;
-    if (answer.status === 'ok') {
-      const index = parseEdgarDailyIndex(answer.body, FORMS);
-      if ('problem' in index) error = `${where}: ${index.problem}`;
-      else await this.list(index.filings);
-    }
-    await execute(this.db, `UPDATE sec_filings_index_days SET read_at = now() WHERE day = $1::date`, [day]);
-    return error ? { records: 0, error } : { records: 0 };
-  }
-
-  /**
-   * Filings not listed before, to be read one item each. A filing of several parties is listed
-   * once per party: a Form 3 is kept under its issuer's listing where the feed says which, any
-   * other under its first listing (every party's folder holds the filing).
-   */
-  private async list(filings: ListedFiling[]): Promise<void> {
-    const byAccession = new Map<string, ListedFiling>();
-    for (const filing of filings) {
-      const kept = byAccession.get(filing.accession);
-      if (!kept || (filing.role === 'Issuer' && kept.role !== 'Issuer')) byAccession.set(filing.accession, filing);
-    }
-    const unique = [...byAccession.values()];
-    if (unique.length === 0) return;
-    await execute(
-      this.db,
-      `INSERT INTO sec_filings (accession, cik, form, filed_on)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::date[])
-       ON CONFLICT (accession) DO NOTHING`,
-      [
-        unique.map((f) => f.accession),
-        unique.map((f) => f.cik),
-        unique.map((f) => f.form),
-        unique.map((f) => f.filedOn),
-      ],
-    );
   }
 
   private async readFiling(accession: string): Promise<SourceItemResult> {

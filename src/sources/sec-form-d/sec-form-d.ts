@@ -4,7 +4,6 @@ import type { SecFormDConfig } from './settings';
 import {
   CURRENT_FEED_PAGE_SIZE,
   currentFormDFeedUrl,
-  dailyFormIndexUrl,
   parseDailyFormIndex,
   primaryDocUrl,
   type FormD,
@@ -25,7 +24,6 @@ import { execute, firstRow, rows } from '../../db/sql';
 
 /** The roles of related persons who become people: the decision makers a fundraising lead names. */
 const DECISION_MAKER_ROLES = new Set(['Executive Officer', 'Director']);
-const DAY_MS = 86_400_000;
 
 interface FilingRow {
   accession: string;
@@ -62,15 +60,7 @@ export class SecFormD implements IntentSource {
 
   /** The daily indexes of the last SEC_FORM_D_BACKFILL_DAYS days (UTC) before today, read by the next run. */
   async backfill(): Promise<void> {
-    const days = Array.from({ length: this.config.SEC_FORM_D_BACKFILL_DAYS }, (_, i) =>
-      new Date(Date.now() - (i + 1) * DAY_MS).toISOString().slice(0, 10),
-    );
-    await execute(
-      this.db,
-      `INSERT INTO sec_form_d_index_days (day) SELECT unnest($1::date[])
-       ON CONFLICT (day) DO UPDATE SET read_at = NULL, requested_at = now()`,
-      [days],
-    );
+    await this.runItems.backfill(this.config.SEC_FORM_D_BACKFILL_DAYS);
   }
 
   async items(after: SourceCursor): Promise<SourceItemsPage> {
@@ -80,7 +70,8 @@ export class SecFormD implements IntentSource {
   async sync(item: string): Promise<SourceItemResult> {
     return this.runItems.sync(item, {
       currentFeed: () => this.readCurrentFeed(),
-      dailyIndex: (day) => this.readDailyIndex(day),
+      dailyIndex: (day) =>
+        this.runItems.readDailyIndex(day, (url, accept) => this.get(url, accept), parseDailyFormIndex),
       filing: (accession) => this.readFiling(accession),
     });
   }
@@ -101,53 +92,10 @@ export class SecFormD implements IntentSource {
       const feed = await this.documents.read('secCurrentFeed', answer.body);
       if ('problem' in feed) return { records: 0, error: `${where}: ${feed.problem}` };
       found.push(...feed.entries);
-      const accessions = [...new Set(feed.entries.map((entry) => entry.accession))];
-      const known = await rows<{ accession: string }>(
-        this.db,
-        `SELECT accession FROM sec_form_d_filings WHERE accession = ANY($1::text[])`,
-        [accessions],
-      );
-      if (feed.listed < CURRENT_FEED_PAGE_SIZE || known.length > 0) break;
+      if (feed.listed < CURRENT_FEED_PAGE_SIZE || (await this.runItems.anyListed(feed.entries))) break;
     }
-    await this.list(found);
+    await this.runItems.list(found);
     return { records: 0 };
-  }
-
-  /** One day's form index: its Form D filings listed. No index (a weekend, a holiday: 404) lists nothing. */
-  private async readDailyIndex(day: string): Promise<SourceItemResult> {
-    const answer = await this.get(dailyFormIndexUrl(day), 'text/plain');
-    const where = `daily form index of ${day}`;
-    if (answer.status === 'failed' && answer.statusCode !== 404)
-      return { records: 0, error: `${where}: ${answer.error}` };
-    let error: string | undefined;
-    if (answer.status === 'ok') {
-      const index = parseDailyFormIndex(answer.body);
-      if ('problem' in index) error = `${where}: ${index.problem}`;
-      else await this.list(index.filings);
-    }
-    await execute(this.db, `UPDATE sec_form_d_index_days SET read_at = now() WHERE day = $1::date`, [day]);
-    return error ? { records: 0, error } : { records: 0 };
-  }
-
-  /** Filings not listed before, to be read one item each. */
-  private async list(filings: ListedFiling[]): Promise<void> {
-    // A filing of several issuers is listed once per issuer: the first listing's CIK locates its document.
-    const byAccession = new Map<string, ListedFiling>();
-    for (const filing of filings) if (!byAccession.has(filing.accession)) byAccession.set(filing.accession, filing);
-    const unique = [...byAccession.values()];
-    if (unique.length === 0) return;
-    await execute(
-      this.db,
-      `INSERT INTO sec_form_d_filings (accession, cik, form, filed_on)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::date[])
-       ON CONFLICT (accession) DO NOTHING`,
-      [
-        unique.map((f) => f.accession),
-        unique.map((f) => f.cik),
-        unique.map((f) => f.form),
-        unique.map((f) => f.filedOn),
-      ],
-    );
   }
 
   /**
