@@ -10,6 +10,7 @@
  *   npm run bench -- --ceiling-per-run 500      # ceiling (c)'s children per parent run (the signal workflow's bound)
  *   npm run bench -- --cpu-prof DIR             # also write V8 CPU profiles of the worker and API to DIR
  *   npm run bench -- --sections sources         # intent sources at scale against local stand-ins (own stack)
+ *   npm run bench -- --sections sources --source-rows bluesky,usaspending  # some sources' rows only (the others' stay)
  *   npm run bench -- --sections scale-data      # 10M events, 10,000 signals, arrivals (own stack; not in the default)
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
@@ -38,7 +39,7 @@ import {
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
 import { runScaleData } from './bench/scale-data';
-import { prepareSources, runSources, type SourcesSetup } from './bench/sources';
+import { prepareSources, runSources, SOURCE_ROWS, type SourceRow, type SourcesSetup } from './bench/sources';
 import { findFreePort } from '../infra/net/ports';
 import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
 
@@ -53,6 +54,8 @@ interface Options {
   command: string;
   /** The sources section's stand-ins and worker environment, once its stack is up. */
   sources?: SourcesSetup;
+  /** The sources section's rows to measure (all by default). */
+  sourceRows: SourceRow[];
 }
 
 const SIZES = {
@@ -65,7 +68,7 @@ const SIZES = {
     companies: 10_000,
     signals: 1_000,
     schedule: { signals: 10_000, intervalMs: 15 * 60_000 },
-    sources: { companies: 10_000, pacedItems: 300, sites: 2_000 },
+    sources: { companies: 10_000, pacedItems: 300, sites: 2_000, blueskyAccounts: 500 },
     scaleData: {
       signals: 10_000,
       intervalMs: 15 * 60_000,
@@ -91,7 +94,7 @@ const SIZES = {
     companies: 10_000,
     signals: 100,
     schedule: { signals: 200, intervalMs: 60_000 },
-    sources: { companies: 1_000, pacedItems: 150, sites: 500 },
+    sources: { companies: 1_000, pacedItems: 150, sites: 500, blueskyAccounts: 100 },
     // The 15-minute interval's share of 100,000 events a day in each 1-minute interval (×15).
     scaleData: {
       signals: 400,
@@ -121,6 +124,7 @@ function parseOptions(argv: string[]): Options {
   let cpuProfDir: string | undefined;
   const ceiling: CeilingShape = { ...DEFAULT_CEILING_SHAPE };
   let temporal: BenchTemporal[] = ['dev', 'cluster'];
+  let sourceRows: SourceRow[] = [...SOURCE_ROWS];
   const count = (name: string, value: string | undefined) => {
     const n = Number(value);
     if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${name} takes a whole number ≥ 1`);
@@ -150,12 +154,18 @@ function parseOptions(argv: string[]): Options {
       if (asked.length === 0 || asked.some((t) => t !== 'dev' && t !== 'cluster'))
         throw new Error('--temporal takes dev, cluster or dev,cluster');
       temporal = asked as BenchTemporal[];
+    } else if (arg === '--source-rows') {
+      const asked = (argv[++i] ?? '').split(',').map((t) => t.trim());
+      const unknown = asked.filter((t) => !(SOURCE_ROWS as readonly string[]).includes(t));
+      if (asked.length === 0 || unknown.length)
+        throw new Error(`--source-rows takes a list of ${SOURCE_ROWS.join(', ')}; unknown: ${unknown.join(', ')}`);
+      sourceRows = SOURCE_ROWS.filter((row) => asked.includes(row));
     } else if (arg === '--cpu-prof') {
       cpuProfDir = path.resolve(argv[++i] ?? 'bench-profiles');
     } else if (arg === '--help' || arg === '-h') {
       console.log(
         `usage: npm run bench -- [--quick] [--sections ${SECTIONS.join(',')}] [--ceiling-per-run ${DEFAULT_CEILING_SHAPE.perRun}] ` +
-          `[--ceiling-batch ${DEFAULT_CEILING_SHAPE.batch}] [--temporal dev,cluster] [--cpu-prof DIR]\n(default sections: ${DEFAULT_SECTIONS.join(', ')})`,
+          `[--ceiling-batch ${DEFAULT_CEILING_SHAPE.batch}] [--temporal dev,cluster] [--source-rows ${SOURCE_ROWS.join(',')}] [--cpu-prof DIR]\n(default sections: ${DEFAULT_SECTIONS.join(', ')})`,
       );
       process.exit(0);
     } else throw new Error(`unknown option ${arg} (see --help)`);
@@ -166,6 +176,7 @@ function parseOptions(argv: string[]): Options {
     cpuProfDir,
     ceiling,
     temporal,
+    sourceRows,
     command: ['npm run bench', ...(argv.length ? ['--', ...argv] : [])].join(' '),
   };
 }
@@ -249,7 +260,7 @@ async function runSection(
     case 'schedule':
       return runSchedule(stack, { ...size.schedule, metricsUrl: stack.workerMetricsUrl! }, log);
     case 'sources':
-      return runSources(stack, db, options.sources!, size.sources, log);
+      return runSources(stack, db, options.sources!, size.sources, log, options.sourceRows);
     case 'scale-data':
       return runScaleData(stack, db, { ...size.scaleData, metricsUrl: stack.workerMetricsUrl! }, log);
   }
@@ -341,6 +352,9 @@ function main(): void {
       stack.adopt({ name: 'tender stand-in', stop: sources.tenders.close });
       stack.adopt({ name: 'register stand-in', stop: sources.register.close });
       stack.adopt({ name: 'EDGAR stand-in', stop: sources.edgar.close });
+      stack.adopt({ name: 'Contracts Finder stand-in', stop: sources.contractsFinder.close });
+      stack.adopt({ name: 'USAspending stand-in', stop: sources.usaspending.close });
+      stack.adopt({ name: 'AppView stand-in', stop: sources.appView.close });
       log(`section sources on its own stack; load average ${loadAverage()}`);
       await stack.start();
       await runSections(stack, { ...options, sections: ['sources'], sources }, records);

@@ -362,7 +362,7 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           ]);
         rows.push([
           '',
-          `${m.source}: one cycle at 1 s/host`,
+          `${m.source}: one cycle at ${fmt(m.projection.intervalMs / 1000)} s/host`,
           hours(m.projection.cycleS),
           `worker ${fmt(m.workerMB, 0)} MB (peak ${fmt(m.peakMB, 0)})`,
         ]);
@@ -482,7 +482,10 @@ export function writeResults(docsDir: string, records: SectionRecord[]): string[
     ? (JSON.parse(readFileSync(resultsPath, 'utf8')) as ResultsFile).records
     : [];
   const byKey = new Map(previous.map((r) => [keyOf(r), r]));
-  for (const record of records) byKey.set(keyOf(record), record);
+  for (const record of records) {
+    const before = byKey.get(keyOf(record));
+    byKey.set(keyOf(record), before ? withEarlierSourceRows(record, before) : record);
+  }
   const all = [...byKey.values()].sort((a, b) => order(a) - order(b));
   writeFileSync(resultsPath, `${JSON.stringify({ about: ABOUT, records: all } satisfies ResultsFile, null, 2)}\n`);
 
@@ -499,6 +502,22 @@ export function writeResults(docsDir: string, records: SectionRecord[]): string[
       `[bench] WARNING: ${docPath} is ${bytes} bytes, over its ${DOCUMENT_MAX_BYTES}-byte limit: shorten the text around the summary`,
     );
   return [resultsPath, docPath];
+}
+
+/**
+ * A sources record of some rows (`--source-rows`) keeps the earlier record's other rows, each
+ * with the date and load it was measured at; a record of every row replaces the earlier one.
+ */
+function withEarlierSourceRows(record: SectionRecord, before: SectionRecord): SectionRecord {
+  if (record.section !== 'sources' || record.error || before.error || !before.data) return record;
+  const fresh = (record.data as SourcesResult).sources;
+  const measuredNow = new Set(fresh.map((m) => m.source));
+  const earlier = (before.data as SourcesResult).sources
+    .filter((m) => !measuredNow.has(m.source))
+    .map((m) => ({ ...m, measured: m.measured ?? { date: before.machine.date, load: before.machine.loadAtStart } }));
+  if (earlier.length === 0) return record;
+  const data: SourcesResult = { ...(record.data as SourcesResult), sources: [...earlier, ...fresh] };
+  return { ...record, data };
 }
 
 const dateOf = (r: SectionRecord) => `${r.mode}, ${r.machine.date.slice(0, 10)}`;
@@ -587,7 +606,15 @@ export function summary(all: SectionRecord[]): string {
         `- Evaluation (${dateOf(record)}), ${fmt(r.rows, 0)} rows, medians: ${r.variants.map((v) => `${v.name} ${ms(v.medianMs)}`).join('; ')}.`,
       );
     } else if (record.section === 'sources') {
-      for (const m of (record.data as SourcesResult).sources) lines.push(sourceSummary(record, m));
+      const shown = (record.data as SourcesResult).sources;
+      for (const m of shown) lines.push(sourceSummary(record, m));
+      // A source benched only in the quick check so far shows that check.
+      const quick = all.find(
+        (o) => o.section === 'sources' && o.mode === 'quick' && o.temporal === record.temporal && !o.error && o.data,
+      );
+      if (record.mode === 'full' && quick)
+        for (const m of (quick.data as SourcesResult).sources)
+          if (!shown.some((f) => f.source === m.source)) lines.push(sourceSummary(quick, m));
     } else if (record.section === 'scale-data') {
       lines.push(scaleDataSummary(record, record.data as ScaleDataResult));
     } else if (record.section === 'schedule') {
@@ -636,7 +663,8 @@ function sourceSummary(record: SectionRecord, m: SourceMeasurement): string {
   const each = (value: (c: SourceMeasurement['cycles'][number]) => number) =>
     m.cycles.map((c) => fmt(value(c))).join(' / ');
   return (
-    `- Sources (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}): ${m.source}, ${fmt(m.items, 0)} ${m.unit}, ` +
+    `- Sources (${record.mode}, ${(m.measured?.date ?? record.machine.date).slice(0, 10)}, ` +
+    `load ${(m.measured?.load ?? record.machine.loadAtStart).split(',')[0]}): ${m.source}, ${fmt(m.items, 0)} ${m.unit}, ` +
     `${each((c) => c.itemsPerSecond)} ${m.unit}/s; CPU per item worker ${each((c) => c.cpuMsPerItem.worker ?? NaN)} ms, ` +
     `PostgreSQL ${each((c) => c.cpuMsPerItem.PostgreSQL ?? NaN)} ms (${m.cycles.map((c) => c.name.split(',')[0]).join(' / ')}); ` +
     `worker ${fmt(m.workerMB, 0)} MB.`

@@ -17,6 +17,7 @@
  * in (platform, token) order, so each board takes max(1 s, w) after one on the same host.
  * Another source is one more function beside {@link measureJobBoards}, returning a {@link SourceMeasurement}.
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client as PgClient } from 'pg';
@@ -37,6 +38,8 @@ import {
 } from './source-stand-ins';
 import { residentMB, type BenchStack } from './stack';
 import { awardRelease, startPublisher, type PublisherServer } from '../../test/sources/tender-fixtures';
+import { actor, startAppView, type Actor, type AppView } from '../../test/sources/bluesky-fixtures';
+import { call as callApi, createAccount } from './http';
 import { registerCompanyName, startRegisterStandIn, type RegisterStandIn } from './register-stand-in';
 import { percentile } from './stats';
 
@@ -68,6 +71,11 @@ export interface SourcesSetup {
   register: RegisterStandIn;
   /** EDGAR for sec-filings (www.sec.gov mapped to it). */
   edgar: EdgarStandIn;
+  /** Contracts Finder's OCDS search and USAspending's award search, for their rows. */
+  contractsFinder: PublisherServer;
+  usaspending: PublisherServer;
+  /** Bluesky's public AppView (test/sources/bluesky-fixtures.ts), for the bluesky row. */
+  appView: AppView;
   /** Companies whose site the company-profiles source reads (the first ones; the others have no domain). */
   sites: number;
   /** The stack's environment: the hosts mapped to the stand-ins, no run on its own during the bench. */
@@ -82,6 +90,9 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
   const tenders = await startPublisher('ocds', FIND_A_TENDER_PATH, `https://${FIND_A_TENDER_HOST}`);
   const register = await startRegisterStandIn(REGISTER_APPOINTMENTS);
   const edgar = await startEdgarStandIn(SEC_FILINGS, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10));
+  const contractsFinder = await startPublisher('ocds', CONTRACTS_FINDER_PATH, `https://${CONTRACTS_FINDER_HOST}`);
+  const usaspending = await startPublisher('usaspending', USASPENDING_PATH, `https://${USASPENDING_HOST}`);
+  const appView = await startAppView();
   // One host per company: each domain mapped to the one local site (the map must fit in the environment).
   const sites = Array.from({ length: size.sites }, (_, n) => `${siteDomain(n)}=${site.origin}`);
   const never = '8760h';
@@ -91,6 +102,9 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
     tenders,
     register,
     edgar,
+    contractsFinder,
+    usaspending,
+    appView,
     sites: size.sites,
     env: {
       SOURCES_HOST_MAP: [
@@ -98,6 +112,9 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
         `${FIND_A_TENDER_HOST}=${tenders.origin}`,
         register.hostMap,
         `www.sec.gov=${edgar.origin}`,
+        `${CONTRACTS_FINDER_HOST}=${contractsFinder.origin}`,
+        `${USASPENDING_HOST}=${usaspending.origin}`,
+        `${APPVIEW_HOST}=${appView.origin}`,
         ...sites,
       ].join(','),
       COMPANIES_HOUSE_API_KEY: 'bench-rest-key',
@@ -116,11 +133,16 @@ export async function prepareSources(size: { sites: number }): Promise<SourcesSe
       CONTRACTS_FINDER_INTERVAL: never,
       USASPENDING_INTERVAL: never,
       FIND_A_TENDER_HOST_INTERVAL_MS: '0',
+      CONTRACTS_FINDER_HOST_INTERVAL_MS: '0',
       BLUESKY_INTERVAL: never,
       FORECASTS_INTERVAL: never,
       SEC_FILINGS_INTERVAL: never,
     },
-    workerEnv: { SOURCES_HOST_INTERVAL_MS: '0', FIND_A_TENDER_HOST_INTERVAL_MS: '0' },
+    workerEnv: {
+      SOURCES_HOST_INTERVAL_MS: '0',
+      FIND_A_TENDER_HOST_INTERVAL_MS: '0',
+      CONTRACTS_FINDER_HOST_INTERVAL_MS: '0',
+    },
   };
 }
 
@@ -154,6 +176,8 @@ export interface HostCheck {
 
 export interface SourceMeasurement {
   source: string;
+  /** When and at what load this row was measured (a run of some rows keeps the others' own). */
+  measured?: { date: string; load: string };
   /** What one item is: "boards", "sites". */
   unit: string;
   items: number;
@@ -192,21 +216,71 @@ interface Context {
   log(line: string): void;
 }
 
+/** The rows of the section, in their order; `--source-rows` picks some (their results replace those rows only). */
+export const SOURCE_ROWS = [
+  'job-boards',
+  'company-profiles',
+  'find-a-tender',
+  'contracts-finder',
+  'usaspending',
+  'companies-house',
+  'sec-filings',
+  'forecasts',
+  'bluesky',
+] as const;
+export type SourceRow = (typeof SOURCE_ROWS)[number];
+
 export async function runSources(
   stack: BenchStack,
   db: PgClient,
   setup: SourcesSetup,
-  size: { companies: number; pacedItems: number },
+  size: { companies: number; pacedItems: number; blueskyAccounts: number },
   log: (line: string) => void,
+  rows: readonly SourceRow[] = SOURCE_ROWS,
 ): Promise<SourcesResult> {
   const context = { stack, db, setup, log };
-  const jobBoards = await measureJobBoards(context, size);
-  const sites = await measureCompanySites(context);
-  const tenders = await measureFindATender(context, size);
-  const register = await measureCompaniesHouse(context);
-  const secFilings = await measureSecFilings(context);
-  const forecasts = await measureForecasts(context, size);
-  return { companies: size.companies, sources: [jobBoards, sites, tenders, register, secFilings, forecasts] };
+  const measure: Record<SourceRow, () => Promise<SourceMeasurement>> = {
+    'job-boards': () => measureJobBoards(context, size),
+    'company-profiles': () => measureCompanySites(context),
+    'find-a-tender': () => measureFindATender(context, size),
+    'contracts-finder': () => measureContractsFinder(context, size),
+    usaspending: () => measureUsaspending(context, size),
+    'companies-house': () => measureCompaniesHouse(context),
+    'sec-filings': () => measureSecFilings(context),
+    forecasts: () => measureForecasts(context, size),
+    bluesky: () => measureBluesky(context, size),
+  };
+  const sources: SourceMeasurement[] = [];
+  for (const row of SOURCE_ROWS) {
+    if (!rows.includes(row)) continue;
+    const load = os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
+    const measurement = await measure[row]();
+    sources.push({ ...measurement, measured: { date: new Date().toISOString(), load } });
+  }
+  return { companies: size.companies, sources };
+}
+
+/** The bench's companies (`BOARD COMPANY n`, the first `setup.sites` with a domain), made once for every row. */
+async function ensureCompanies(context: Context, companies: number): Promise<void> {
+  await context.db.query(
+    `INSERT INTO companies (id, name, name_key, domain)
+     SELECT 'bench-src-co-' || lpad(g::text, 6, '0'), 'Board Company ' || g, 'board company ' || g,
+            CASE WHEN g < $2 THEN 'boardco' || g || '.com' END
+     FROM generate_series(0, $1::int - 1) g
+     ON CONFLICT (id) DO NOTHING`,
+    [companies, context.setup.sites],
+  );
+}
+
+/** Every worker at interval 0 (a paced phase before may have changed it). */
+async function unpaced(context: Context): Promise<void> {
+  if (context.setup.workerEnv.SOURCES_HOST_INTERVAL_MS !== '0') {
+    context.setup.workerEnv.SOURCES_HOST_INTERVAL_MS = '0';
+    await context.stack.restartWorker();
+  }
 }
 
 /**
@@ -246,13 +320,7 @@ async function measureJobBoards(
 ): Promise<SourceMeasurement> {
   const { stack, db, setup, log } = context;
   const started = performance.now();
-  await db.query(
-    `INSERT INTO companies (id, name, name_key, domain)
-     SELECT 'bench-src-co-' || lpad(g::text, 6, '0'), 'Board Company ' || g, 'board company ' || g,
-            CASE WHEN g < $2 THEN 'boardco' || g || '.com' END
-     FROM generate_series(0, $1::int - 1) g`,
-    [size.companies, setup.sites],
-  );
+  await ensureCompanies(context, size.companies);
   const boards = Array.from({ length: size.companies }, (_, n) => n);
   await db.query(
     `INSERT INTO company_job_boards (ats, token, company_id)
@@ -410,14 +478,11 @@ const RELEASES_PER_PAGE = 100;
  * (test/sources/tender-fixtures.ts) 100 a page by cursor, every supplier written as registers
  * write it (`BOARD COMPANY 7 LIMITED`), so each is matched by name with its legal ending and
  * becomes an event. At the production pace a run of P pages takes (P - 1) × 5 s + w.
- * contracts-finder and usaspending read with the same kit (award-feed.ts) and are not benched apart.
  */
 async function measureFindATender(context: Context, size: { companies: number }): Promise<SourceMeasurement> {
   const { stack, setup } = context;
-  if (setup.workerEnv.SOURCES_HOST_INTERVAL_MS !== '0') {
-    setup.workerEnv.SOURCES_HOST_INTERVAL_MS = '0';
-    await stack.restartWorker();
-  }
+  await unpaced(context);
+  await ensureCompanies(context, size.companies);
   const awards = Math.max(100, Math.floor(size.companies / 5));
   const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   for (let n = 0; n < awards; n++) {
@@ -465,6 +530,218 @@ async function measureFindATender(context: Context, size: { companies: number })
       method:
         `one run of ${awards} award releases in ${pages} pages of ${RELEASES_PER_PAGE} at interval 0 took ${(read.elapsedMs / 1000).toFixed(1)} s; ` +
         `at Find a Tender's ${FIND_A_TENDER_INTERVAL_MS} ms between requests the pages add (pages - 1) × 5 s`,
+    },
+  };
+}
+
+const CONTRACTS_FINDER_HOST = 'www.contractsfinder.service.gov.uk';
+const CONTRACTS_FINDER_PATH = '/Published/Notices/OCDS/Search';
+/** Contracts Finder's own pace (CONTRACTS_FINDER_HOST_INTERVAL_MS): it answers 403 to quicker clients. */
+const CONTRACTS_FINDER_INTERVAL_MS = 5000;
+const USASPENDING_HOST = 'api.usaspending.gov';
+const USASPENDING_PATH = '/api/v2/search/spending_by_award/';
+
+/**
+ * contracts-finder as find-a-tender: one run over award releases of the bench's companies (one
+ * fifth), served 100 a page by cursor by a stand-in of its OCDS search (test/sources/tender-fixtures.ts),
+ * each supplier written as registers write it and matched by name. At its 5 s between requests
+ * a run of P pages takes (P - 1) × 5 s + w.
+ */
+async function measureContractsFinder(context: Context, size: { companies: number }): Promise<SourceMeasurement> {
+  const { setup } = context;
+  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const awards = Math.max(100, Math.floor(size.companies / 5));
+  for (let n = 0; n < awards; n++) {
+    const guid = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+    const supplier = { id: `GB-CFS-B${n}`, name: `Board Company ${n} Ltd`, roles: ['supplier'] };
+    const buyer = { id: 'GB-CFS-1', name: 'Bench Borough Council', roles: ['buyer'] };
+    setup.contractsFinder.items.push(
+      awardRelease({
+        ocid: `ocds-b5fd17-${guid}`,
+        id: `${guid}-${n}`,
+        date: `${day}T11:05:27Z`,
+        title: `Bench services ${n}`,
+        parties: [buyer, supplier],
+        awards: [
+          {
+            id: `${guid}-1`,
+            status: 'active',
+            date: `${day}T00:00:00Z`,
+            value: { amount: 20_000 + n, currency: 'GBP' },
+            suppliers: [{ id: supplier.id, name: supplier.name }],
+          },
+        ],
+      }),
+    );
+  }
+  return measureAwards(context, {
+    source: 'contracts-finder',
+    host: CONTRACTS_FINDER_HOST,
+    publisher: setup.contractsFinder,
+    awards,
+    intervalMs: CONTRACTS_FINDER_INTERVAL_MS,
+    pace: "Contracts Finder's",
+  });
+}
+
+/**
+ * usaspending: one run over contract awards to the bench's companies (one fifth), served 100 a
+ * page (`page`, `hasNext`) by a stand-in of the award search; recipients written as FPDS writes
+ * them (`BOARD COMPANY 7, INC.`) and matched by name. Paced as every host (1 s) in production.
+ */
+async function measureUsaspending(context: Context, size: { companies: number }): Promise<SourceMeasurement> {
+  const { setup } = context;
+  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const awards = Math.max(100, Math.floor(size.companies / 5));
+  for (let n = 0; n < awards; n++) {
+    setup.usaspending.items.push({
+      'Award ID': `BENCH${String(n).padStart(6, '0')}`,
+      'Recipient Name': `BOARD COMPANY ${n}, INC.`,
+      'Award Amount': 150_000 + n,
+      'Start Date': day,
+      'Awarding Agency': 'General Services Administration',
+      'Awarding Sub Agency': 'Federal Acquisition Service',
+      Description: `BENCH SERVICES ${n}`,
+      generated_internal_id: `CONT_AWD_BENCH${n}_4732_-NONE-_-NONE-`,
+    });
+  }
+  return measureAwards(context, {
+    source: 'usaspending',
+    host: USASPENDING_HOST,
+    publisher: setup.usaspending,
+    awards,
+    intervalMs: PRODUCTION_INTERVAL_MS,
+    pace: 'the production',
+  });
+}
+
+/** One run of an award source over its stand-in's awards, at interval 0, projected to the host's pace. */
+async function measureAwards(
+  context: Context,
+  row: { source: string; host: string; publisher: PublisherServer; awards: number; intervalMs: number; pace: string },
+): Promise<SourceMeasurement> {
+  const { stack } = context;
+  await unpaced(context);
+  await ensureCompanies(context, row.awards * 5);
+  const memory = sampleMemory(stack);
+  const read = await measureCycle(
+    context,
+    row.source,
+    `first read, ${row.awards} awards`,
+    row.awards,
+    0,
+    () => row.publisher.requests.length,
+  );
+  const { workerMB, peakMB } = memory.stop();
+  const pages = Math.max(1, read.requests);
+  const runS = ((pages - 1) * row.intervalMs + read.elapsedMs) / 1000;
+  return {
+    source: row.source,
+    unit: 'awards',
+    items: row.awards,
+    byHost: { [row.host]: pages },
+    cycles: [read],
+    requestsPerItem: read.requests / row.awards,
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: row.intervalMs,
+      workMs: read.msPerItem,
+      cycleS: runS,
+      runNowS: runS,
+      method:
+        `one run of ${row.awards} awards in ${read.requests} requests of up to ${RELEASES_PER_PAGE} at interval 0 took ${(read.elapsedMs / 1000).toFixed(1)} s ` +
+        `(${read.recordsIngested} records); at ${row.pace} ${row.intervalMs} ms between requests the pages add (pages - 1) × ${row.intervalMs / 1000} s`,
+    },
+  };
+}
+
+const APPVIEW_HOST = 'public.api.bsky.app';
+/** Likes and reposts on each watched account's one new post, by a pool of reactors. */
+const BLUESKY_LIKES = 5;
+const BLUESKY_REPOSTS = 2;
+const BLUESKY_REACTORS = 400;
+/** BLUESKY_INTERVAL's default: every watched account is read once an hour. */
+const BLUESKY_RUN_MS = 3_600_000;
+
+/**
+ * bluesky over `blueskyAccounts` watched companies whose domains Bluesky verifies as handles,
+ * each with one post of the day, liked 5 times and reposted twice by a pool of reactors, served
+ * by the AppView stand-in of the tests (XRPC JSON with cursors): a first read (resolveHandle,
+ * profile, feed, likes, reposts: 7 events an account) and a steady read (the handle known, nothing
+ * new). The AppView is paced at 1 s like every host and shared by all workers, so a run takes
+ * requests × 1 s; BLUESKY_INTERVAL (1 h) bounds how many accounts one run holds.
+ */
+async function measureBluesky(context: Context, size: { blueskyAccounts: number }): Promise<SourceMeasurement> {
+  const { stack, db, setup, log } = context;
+  await unpaced(context);
+  const accounts = size.blueskyAccounts;
+  const domain = (n: number) => `bskyco${n}.com`;
+  await db.query(
+    `INSERT INTO companies (id, name, name_key, domain)
+     SELECT 'bench-bsky-co-' || g, 'Social Company ' || g, 'social company ' || g, 'bskyco' || g || '.com'
+     FROM generate_series(0, $1::int - 1) g ON CONFLICT (id) DO NOTHING`,
+    [accounts],
+  );
+  const account = await createAccount(stack.apiUrl, stack.adminToken, 'Bench bluesky', 10);
+  const made = await callApi(`${stack.apiUrl}/api/v1/signals/account-watchlist`, {
+    token: account.apiKey,
+    body: {
+      name: 'Bench social accounts',
+      status: 'active',
+      config: { companies: Array.from({ length: accounts }, (_, n) => domain(n)) },
+    },
+  });
+  if (made.status !== 201) throw new Error(`create the bluesky watchlist: ${made.status} ${made.text.slice(0, 300)}`);
+  const view = setup.appView;
+  const reactors: Actor[] = Array.from({ length: BLUESKY_REACTORS }, (_, n) =>
+    actor(view, `reactor${n}.bsky.social`, { displayName: `Reactor ${n} Person`, description: 'Builds things.' }),
+  );
+  const day = new Date(Date.now() - 3_600_000).toISOString();
+  for (let n = 0; n < accounts; n++) {
+    const author = actor(view, domain(n), { displayName: `Social Company ${n}` });
+    view.domainHandles.set(domain(n), author.did);
+    view.feeds.set(domain(n), [{ rkey: `3lbench${n}`, createdAt: day }]);
+    const uri = `at://${author.did}/app.bsky.feed.post/3lbench${n}`;
+    const pick = (k: number) => reactors[(n * 7 + k) % BLUESKY_REACTORS]!;
+    view.likes.set(
+      uri,
+      Array.from({ length: BLUESKY_LIKES }, (_, k) => ({ actor: pick(k), createdAt: day })),
+    );
+    view.reposts.set(
+      uri,
+      Array.from({ length: BLUESKY_REPOSTS }, (_, k) => pick(BLUESKY_LIKES + k)),
+    );
+  }
+  log(
+    `  ${accounts} watched companies on Bluesky, ${BLUESKY_LIKES} likes and ${BLUESKY_REPOSTS} reposts of one post each`,
+  );
+  const memory = sampleMemory(stack);
+  const requests = () => view.requests.length;
+  const first = await measureCycle(context, 'bluesky', 'first read, 7 reactions an account', accounts, 0, requests);
+  const steady = await measureCycle(context, 'bluesky', 'steady read, nothing new', accounts, 0, requests);
+  const { workerMB, peakMB } = memory.stop();
+  const steadyRequests = steady.requests / accounts;
+  const perAccountMs = Math.max(steady.msPerItem, steadyRequests * PRODUCTION_INTERVAL_MS);
+  const perRun = Math.floor(BLUESKY_RUN_MS / perAccountMs);
+  return {
+    source: 'bluesky',
+    unit: 'accounts',
+    items: accounts,
+    byHost: { [APPVIEW_HOST]: accounts },
+    cycles: [first, steady],
+    requestsPerItem: steadyRequests,
+    workerMB,
+    peakMB,
+    projection: {
+      intervalMs: PRODUCTION_INTERVAL_MS,
+      workMs: steady.msPerItem,
+      cycleS: (accounts * perAccountMs) / 1000,
+      runNowS: (accounts * (first.requests / accounts) * PRODUCTION_INTERVAL_MS) / 1000,
+      method:
+        `steady per-account time w = ${steady.msPerItem.toFixed(1)} ms for ${steadyRequests.toFixed(1)} requests (first read ${(first.requests / accounts).toFixed(1)}) at interval 0; ` +
+        `at ${PRODUCTION_INTERVAL_MS} ms per request to ${APPVIEW_HOST}, shared by all workers, an account takes max(w, requests × 1 s): ` +
+        `~${perRun} accounts (one new post each) per hourly run; each more post in the window adds 2 requests`,
     },
   };
 }

@@ -68,3 +68,33 @@ export function coreNameSql(column: string): string {
   const core = `rtrim(${strip(strip(`btrim(lower(${column}))`))}, ' ,')`;
   return `(CASE WHEN length(${core}) >= 2 THEN ${core} ELSE btrim(lower(${column})) END)`;
 }
+
+/** Top-level domains atproto's handle syntax refuses (https://atproto.com/specs/handle): reserved or not public. */
+const DISALLOWED_HANDLE_TLDS: ReadonlySet<string> = new Set([
+  ...['alt', 'arpa', 'example', 'internal', 'invalid', 'local', 'localhost', 'onion', 'test'],
+]);
+const HANDLE_LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A Bluesky handle by atproto's syntax, lower case without `@`: ASCII labels of 1 to 63
+ * letters, digits and inner hyphens, at least two, at most 253 characters, the last not
+ * starting with a digit and not a reserved TLD (`.test`, `.local`, `.invalid`, ...).
+ */
+export function isBlueskyHandle(handle: string): boolean {
+  if (handle.length > 253) return false;
+  const labels = handle.split('.');
+  const tld = labels[labels.length - 1]!;
+  return (
+    labels.length >= 2 &&
+    labels.every((label) => HANDLE_LABEL.test(label)) &&
+    /^[a-z]/.test(tld) &&
+    !DISALLOWED_HANDLE_TLDS.has(tld)
+  );
+}
+
+/** A DID Bluesky accounts have: `did:plc:` and its 24 base32 characters, or `did:web:` and a host name. */
+export function isBlueskyDid(did: string): boolean {
+  if (/^did:plc:[a-z2-7]{24}$/.test(did)) return true;
+  const web = /^did:web:(.+)$/.exec(did);
+  return web !== null && isBlueskyHandle(web[1]!);
+}

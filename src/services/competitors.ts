@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { z } from 'zod';
 import { changed, execute, firstRow, rows } from '../db/sql';
-import { registrableDomain } from '../catalogue/identifiers';
+import { isBlueskyHandle, registrableDomain } from '../catalogue/identifiers';
 import { conflict, fieldProblemsOf, notFound, validationError } from '../errors';
 
 /** Most competitors one account lists: each is read by the bluesky source on every run. */
@@ -11,15 +11,15 @@ export const MAX_COMPETITORS_PER_ACCOUNT = 200;
 export const MAX_HANDLES_PER_COMPETITOR = 10;
 
 /**
- * A Bluesky handle as its owners write it (`acme.com`, `@acme.bsky.social`): a domain name of
- * at least two labels (atproto's handle syntax), kept lower case without the `@`.
+ * A Bluesky handle as its owners write it (`acme.com`, `@acme.bsky.social`), kept lower case
+ * without the `@`: atproto's handle syntax (src/catalogue/identifiers.ts).
  */
 export const blueskyHandle = z
   .string()
   .trim()
   .max(253)
   .transform((h) => h.replace(/^@/, '').toLowerCase())
-  .refine((h) => /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/.test(h), {
+  .refine(isBlueskyHandle, {
     message: 'must be a Bluesky handle such as acme.com or acme.bsky.social',
   });
 

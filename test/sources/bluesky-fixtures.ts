@@ -92,7 +92,8 @@ export async function startAppView(): Promise<AppView> {
         return did ? json({ did }) : badRequest('Unable to resolve handle');
       }
       case 'app.bsky.actor.getProfile': {
-        const profile = profiles.get(actor);
+        // An actor is its handle or its DID.
+        const profile = profiles.get(actor) ?? [...profiles.values()].find((p) => p.did === actor);
         if (!profile) return badRequest('Profile not found');
         return json({ ...profileView(profile), followersCount: 10, followsCount: 3, postsCount: 42 });
       }

@@ -14,6 +14,7 @@ import type { BlueskyConfig } from './settings';
 import {
   APPVIEW_HOST,
   BlueskyAppView,
+  INVALID_HANDLE,
   NO_UNAUTHENTICATED,
   type FeedPost,
   type ListPage,
@@ -56,7 +57,7 @@ interface ListRead<T> {
 
 /**
  * Social reactions from Bluesky's public AppView (docs/sources/bluesky.md). Each item is a
- * watched company's account (found from its domain, or set by the operator) or a competitor's
+ * watched company's account (set by the operator, linked from its homepage, or its domain) or a competitor's
  * (the account's competitors' handles, else the domain handle Bluesky verifies). A run reads the
  * account's new posts, the likes and reposts of each post within the reaction window, and a
  * competitor's followers; each new like, repost or follow is a person-level event. What is no
@@ -143,26 +144,53 @@ export class Bluesky implements IntentSource {
     return this.readAccount({ role: 'company', companyId, domain: company.domain, handle });
   }
 
-  /** The stored handle (the operator's, or one found), else the domain when Bluesky verifies it as a handle. */
+  /**
+   * The company's account, by precedence (docs/sources/bluesky.md): the operator's, else the one
+   * its homepage links (kept as the weekly site read finds it), else its domain when Bluesky
+   * verifies it as a handle (looked for again weekly).
+   */
   private async companyHandle(company: { id: string; domain: string | null }): Promise<string | null> {
     const known = await firstRow<{ handle: string | null; found_by: string | null; checked_at: Date }>(
       this.db,
       `SELECT handle, found_by, checked_at FROM bluesky_company_handles WHERE company_id = $1`,
       [company.id],
     );
-    if (known && (known.found_by === 'operator' || Date.now() - known.checked_at.getTime() < HANDLE_RECHECK_MS))
-      return known.handle;
+    if (known && (known.found_by === 'operator' || known.found_by === 'homepage')) return known.handle;
+    if (known && Date.now() - known.checked_at.getTime() < HANDLE_RECHECK_MS) return known.handle;
     if (!company.domain) return known?.handle ?? null;
     const resolved = await this.settle(await this.appView.resolveHandle(company.domain));
     const handle = 'ok' in resolved ? company.domain : null;
     if ('problem' in resolved) return known?.handle ?? null;
+    // A handle set or linked meanwhile outranks the domain's.
     await execute(
       this.db,
-      `INSERT INTO bluesky_company_handles (company_id, handle, found_by, checked_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (company_id) DO UPDATE SET handle = $2, found_by = $3, checked_at = now()`,
+      `INSERT INTO bluesky_company_handles AS h (company_id, handle, found_by, checked_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (company_id) DO UPDATE SET handle = $2, found_by = $3, checked_at = now()
+       WHERE h.found_by IS NULL OR h.found_by = 'domain'`,
       [company.id, handle, handle ? 'domain' : null],
     );
     return handle;
+  }
+
+  /**
+   * The account a company's homepage links (company-profiles' finding): kept unless the operator
+   * set one; null (no link now) forgets a linked one, so the domain's handle is looked for again.
+   */
+  async homepageAccount(companyId: string, account: string | null): Promise<void> {
+    if (account === null) {
+      await execute(this.db, `DELETE FROM bluesky_company_handles WHERE company_id = $1 AND found_by = 'homepage'`, [
+        companyId,
+      ]);
+      return;
+    }
+    await execute(
+      this.db,
+      `INSERT INTO bluesky_company_handles AS h (company_id, handle, found_by, checked_at)
+       SELECT id, $2, 'homepage', now() FROM companies WHERE id = $1
+       ON CONFLICT (company_id) DO UPDATE SET handle = $2, found_by = 'homepage', checked_at = now()
+       WHERE h.found_by IS DISTINCT FROM 'operator'`,
+      [companyId, account],
+    );
   }
 
   private async syncCompetitor(domain: string): Promise<SourceItemResult> {
@@ -204,15 +232,19 @@ export class Bluesky implements IntentSource {
   }
 
   /** One account: its profile, new posts, each recent post's likes and reposts, a competitor's followers. */
-  private async readAccount(subject: Subject): Promise<SourceItemResult> {
-    const profile = await this.settle(await this.appView.profile(subject.handle));
+  private async readAccount(named: Subject): Promise<SourceItemResult> {
+    const profile = await this.settle(await this.appView.profile(named.handle));
     if ('problem' in profile) return { records: 0, error: profile.problem };
     if ('gone' in profile || profile.ok.labels.includes(NO_UNAUTHENTICATED)) {
       // The account is gone, or asks not to be shown to logged-out viewers: nothing of it is kept.
-      await this.forgetAccount(subject.handle);
+      await this.forgetAccount(named.handle);
       return { records: 0 };
     }
     const author = profile.ok;
+    // A homepage may link the account by its DID: its posts, reactions and post URLs go by its
+    // handle, as every other account's do (unless Bluesky no longer verifies that handle).
+    const subject =
+      named.handle.startsWith('did:') && author.handle !== INVALID_HANDLE ? { ...named, handle: author.handle } : named;
     await execute(
       this.db,
       `INSERT INTO bluesky_accounts (handle, did, read_at) VALUES ($1, $2, now())
@@ -445,7 +477,12 @@ export class Bluesky implements IntentSource {
   }
 
   /** Everything derived from an account that is gone or hidden: its reactions, and its posts. */
-  private async forgetAccount(handle: string): Promise<void> {
+  private async forgetAccount(named: string): Promise<void> {
+    // An account named by its DID was read under its handle then.
+    const read = await firstRow<{ handle: string }>(this.db, `SELECT handle FROM bluesky_accounts WHERE did = $1`, [
+      named,
+    ]);
+    const handle = read?.handle ?? named;
     const derived = await rows<StoredReaction>(
       this.db,
       `SELECT subject, kind, reactor_did, event_id, person_id FROM bluesky_reactions WHERE author_handle = $1`,

@@ -9,6 +9,7 @@ export const blueskySource = defineSource({
   intervalMs: (settings) => settings.BLUESKY_INTERVAL,
   create: (kit, settings) => {
     const bluesky = new Bluesky(kit.db, kit.ingestion, kit.politeFetch, settings);
+    kit.siteFindings.take({ blueskyAccount: (companyId, account) => bluesky.homepageAccount(companyId, account) });
     return { source: bluesky, parts: { bluesky } };
   },
 });

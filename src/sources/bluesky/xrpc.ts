@@ -6,6 +6,9 @@ import { retryAfterMsOf } from '../kit/polite-fetch';
 /** Bluesky's public AppView: cached, read-only, no key (docs/sources/bluesky.md). */
 export const APPVIEW_HOST = 'public.api.bsky.app';
 
+/** The handle the AppView shows for an account whose handle no longer verifies. */
+export const INVALID_HANDLE = 'handle.invalid';
+
 /** The self-label of an account that asks not to be shown to logged-out viewers. */
 export const NO_UNAUTHENTICATED = '!no-unauthenticated';
 

@@ -69,8 +69,9 @@ interface CompanyRow {
  * The `company-profiles` source: reads the homepage and careers page of every stored company
  * with a domain when it enters the store and then weekly, and keeps what they say: the
  * company's homepage title, meta description, description and technologies (on `companies`,
- * so leads carry them), its RSS/Atom feeds and its job board (registered with the job-boards
- * source when a platform here reads it). A watched domain that no stored company has becomes
+ * so leads carry them), its RSS/Atom feeds, its job board (registered with the job-boards
+ * source when a platform here reads it) and the Bluesky account its homepage links (for the
+ * bluesky source). A watched domain that no stored company has becomes
  * one (`site:<domain>`), so watching a company is enough to have it profiled; such a company is
  * one account's claim, not a fact (./company-claims.ts): what its site gives reaches only its claimants.
  */
@@ -83,8 +84,8 @@ export class CompanyProfiles implements IntentSource {
     private readonly claims: Pick<CompanyClaims, 'adoptWatchedDomains'>,
     private readonly fetcher: PoliteFetch,
     private readonly reader: SiteReader,
-    /** Where the board and the feeds a site links go, for the sources that read them (job-boards, news). */
-    private readonly findings: Pick<SiteFindings, 'readsBoardsOf' | 'board' | 'feeds'>,
+    /** Where the board, feeds and Bluesky account a site links go, for the sources that read them (job-boards, news, bluesky). */
+    private readonly findings: Pick<SiteFindings, 'readsBoardsOf' | 'board' | 'feeds' | 'blueskyAccount'>,
     /** The per-run budget of each account (COMPANY_PROFILES_PER_ACCOUNT). */
     private readonly sitesPerAccount = DEFAULT_SITES_PER_ACCOUNT,
   ) {}
@@ -215,6 +216,8 @@ export class CompanyProfiles implements IntentSource {
     });
     if (profile.board) await this.findings.board({ companyId, ...profile.board });
     if (profile.feeds.length) await this.findings.feeds(companyId, profile.feeds);
+    // Every read says it, none included: a link taken off the homepage no longer names the account.
+    await this.findings.blueskyAccount(companyId, profile.blueskyAccount);
     // Validators last: a run killed before this point reads the pages again in full.
     for (const { url, validators } of toRemember) await this.fetcher.remember(url, validators);
     return { records: changed ? 1 : 0 };

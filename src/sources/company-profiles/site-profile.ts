@@ -1,4 +1,5 @@
 import { registrableDomain } from '../../catalogue/identifiers';
+import { blueskyAccountsOf } from './bluesky-links';
 import { boardLinkOf, boardsOf, type BoardLink } from './job-board-links';
 import type { SitePage } from '../kit/site-page';
 import { technologiesOf } from './tech-fingerprints';
@@ -12,6 +13,8 @@ export interface PageFacts {
   technologies: string[];
   feeds: string[];
   boards: BoardLink[];
+  /** `bsky.app/profile/...` links, the company's own first; absent in facts stored before they were read. */
+  blueskyAccounts?: string[];
   careersUrl: string | null;
 }
 
@@ -23,6 +26,8 @@ export interface SiteProfile {
   technologies: string[];
   feeds: string[];
   board: BoardLink | null;
+  /** The Bluesky handle or DID the homepage links (the bluesky source reads it), if any. */
+  blueskyAccount: string | null;
 }
 
 /** Longest values the company columns take (the ingest's company record limits). */
@@ -49,6 +54,7 @@ export function factsOf(page: SitePage, pageUrl: string, domain: string): PageFa
     ),
     feeds: page.feedUrls,
     boards,
+    blueskyAccounts: blueskyAccountsOf(page, domain),
     careersUrl: careersLinkOf(page, pageUrl, domain),
   };
 }
@@ -88,6 +94,8 @@ export function profileOf(home: PageFacts, careers: PageFacts | null, readable: 
     technologies: [...new Set([...home.technologies, ...(careers?.technologies ?? [])])],
     feeds: [...new Set([...home.feeds, ...(careers?.feeds ?? [])])],
     board: boards.find((board) => readable(board.ats)) ?? boards[0] ?? null,
+    // The homepage is where a company links its own accounts; a careers page links its recruiters'.
+    blueskyAccount: home.blueskyAccounts?.[0] ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * What reading a company's own site finds for other sources to read: a job board, news feeds.
+ * What reading a company's own site finds for other sources to read: a job board, news feeds,
+ * the company's Bluesky account.
  * The site's reader names no source; a source that reads such a finding takes it here when it
  * is made, so neither imports the other.
  */
@@ -14,6 +15,8 @@ export interface SiteFindingTaker {
   boardPlatforms?: { has(ats: string): boolean };
   board?(found: FoundBoard): Promise<unknown>;
   feeds?(companyId: string, urls: readonly string[]): Promise<unknown>;
+  /** The Bluesky handle or DID the homepage links, or null when it links none (any found before is gone). */
+  blueskyAccount?(companyId: string, account: string | null): Promise<unknown>;
 }
 
 export class SiteFindings {
@@ -34,5 +37,9 @@ export class SiteFindings {
 
   async feeds(companyId: string, urls: readonly string[]): Promise<void> {
     for (const taker of this.takers) if (taker.feeds) await taker.feeds(companyId, urls);
+  }
+
+  async blueskyAccount(companyId: string, account: string | null): Promise<void> {
+    for (const taker of this.takers) if (taker.blueskyAccount) await taker.blueskyAccount(companyId, account);
   }
 }
