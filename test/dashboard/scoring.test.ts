@@ -62,7 +62,9 @@ test('the scoring model: defaults shown, an edit saved and scored with, a bad va
   await page.fill('#companyId', co.id);
   await page.click('button:has-text("Score it")');
   expect(await textOf(page, '.score')).toBe('15');
-  expect(await tableRows(page, 'table.score-breakdown')).toEqual([['fundraising', roundAt.slice(0, 10), '30', '0.5', '15']]);
+  expect(await tableRows(page, 'table.score-breakdown')).toEqual([
+    ['fundraising', roundAt.slice(0, 10), '30', '0.5', '15'],
+  ]);
 
   // A round worth 40 points that halves every 180 days: the same round now scores 40 × 0.5^(90/180).
   await page.fill('input[name="fundraising.points"]', '40');
@@ -160,7 +162,13 @@ test('"Why this lead" opens from the lead row: the event, its date, source and r
   await openWhy(created.body.id, co.name);
   expect(await textOf(page, 'main h2')).toBe(`${co.name} · ${await leadLabel(created.body.id)}`);
   expect(await tableRows(page, 'table.evidence-events')).toEqual([
-    ['job offers', `${postedAt.slice(0, 19).replace('T', ' ')} UTC`, 'job-boards', postingUrl, expect.stringMatching(/ UTC$/)],
+    [
+      'job offers',
+      `${postedAt.slice(0, 19).replace('T', ' ')} UTC`,
+      'job-boards',
+      postingUrl,
+      expect.stringMatching(/ UTC$/),
+    ],
   ]);
   expect(await page.getAttribute('table.evidence-events a', 'href')).toBe(postingUrl);
   const conditions = await conditionsOnPage();
