@@ -671,12 +671,12 @@ function scoreCostsSummary(record: SectionRecord, r: ScoreCostsResult): string {
   return (
     `- Scores and forecasts (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}): forecast run over the whole store ` +
     r.stages.map((s) => `${ms(s.wholeStoreForecast.ms)} at ${events(s.size.events)}`).join(', ') +
-    "; after one 15-minute interval's arrivals, " +
+    "; one 15-minute interval's arrivals → companies changed: their scores / account_score refresh / forecast pass " +
     r.refreshes
       .map(
         (x) =>
-          `${fmt(x.arrivals, 0)} at ${events(x.storeEvents)} (${fmt(x.companiesWithScoredEvents, 0)} companies): scores ${ms(x.scoresMs)}, ` +
-          `account_score refresh ${ms(x.signalMs)}, forecast pass ${ms(x.forecast.ms)}`,
+          `${fmt(x.arrivals, 0)} at ${events(x.storeEvents)} → ${fmt(x.companiesWithScoredEvents, 0)}: ` +
+          `${ms(x.scoresMs)} / ${ms(x.signalMs)} / ${ms(x.forecast.ms)}`,
       )
       .join('; ') +
     '.'

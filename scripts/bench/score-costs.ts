@@ -136,8 +136,9 @@ export async function runScoreCosts(
         const changed = await changedSince(db, xid, count);
 
         let started = performance.now();
+        // The scores summed, so PostgreSQL computes each (a count of the calls would skip them).
         await db.query(
-          `SELECT count(*) FROM (SELECT account_score_at(c.id, $2::jsonb, now(), '', FALSE) FROM unnest($1::text[]) c(id)) x`,
+          `SELECT sum(s.score) FROM unnest($1::text[]) c(id), account_score_at(c.id, $2::jsonb, now(), '', FALSE) s`,
           [changed.companyIds, JSON.stringify(DEFAULT_SCORING_MODEL)],
         );
         const scoresMs = performance.now() - started;
