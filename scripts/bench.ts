@@ -12,6 +12,7 @@
  *   npm run bench -- --sections sources         # intent sources at scale against local stand-ins (own stack)
  *   npm run bench -- --sections sources --source-rows bluesky,usaspending  # some sources' rows only (the others' stay)
  *   npm run bench -- --sections scale-data      # 10M events, 10,000 signals, arrivals (own stack; not in the default)
+ *   npm run bench -- --sections score-costs     # scores and forecasts on the scale-data store (own stack; not in the default)
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
  */
@@ -39,6 +40,7 @@ import {
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
 import { runScaleData } from './bench/scale-data';
+import { runScoreCosts } from './bench/score-costs';
 import { prepareSources, runSources, SOURCE_ROWS, type SourceRow, type SourcesSetup } from './bench/sources';
 import { findFreePort } from '../infra/net/ports';
 import { BenchStack, ROOT, type BenchTemporal, type StackOptions } from './bench/stack';
@@ -84,6 +86,13 @@ const SIZES = {
       probesPerType: 5,
       fullReadSample: 20,
     },
+    scoreCosts: {
+      stages: [
+        { companies: 200_000, people: 500_000, events: 1_000_000 },
+        { companies: 200_000, people: 5_000_000, events: 10_000_000 },
+      ],
+      eventsPerDay: [100_000, 400_000],
+    },
   },
   quick: {
     pipelineN: [1_000],
@@ -110,6 +119,14 @@ const SIZES = {
       baselineMs: 60_000,
       probesPerType: 5,
       fullReadSample: 5,
+    },
+    // scale-data's quick store; the same arrivals as at full size (a 15-minute interval's share).
+    scoreCosts: {
+      stages: [
+        { companies: 50_000, people: 50_000, events: 100_000 },
+        { companies: 50_000, people: 500_000, events: 1_000_000 },
+      ],
+      eventsPerDay: [100_000, 400_000],
     },
   },
 };
@@ -263,6 +280,8 @@ async function runSection(
       return runSources(stack, db, options.sources!, size.sources, log, options.sourceRows);
     case 'scale-data':
       return runScaleData(stack, db, { ...size.scaleData, metricsUrl: stack.workerMetricsUrl! }, log);
+    case 'score-costs':
+      return runScoreCosts(stack, db, size.scoreCosts, log);
   }
 }
 
@@ -315,7 +334,9 @@ function main(): void {
       // The cluster is measured where it differs: the Temporal server under the pipeline.
       const sections =
         temporal === 'dev'
-          ? options.sections.filter((s) => s !== 'schedule' && s !== 'sources' && s !== 'scale-data')
+          ? options.sections.filter(
+              (s) => s !== 'schedule' && s !== 'sources' && s !== 'scale-data' && s !== 'score-costs',
+            )
           : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
       if (sections.length === 0) continue;
       log(
@@ -375,6 +396,15 @@ function main(): void {
       );
       await stack.start();
       await runSections(stack, { ...options, sections: ['scale-data'] }, records);
+      if (stopping) return;
+    }
+    if (options.sections.includes('score-costs') && !stopping) {
+      // Its own stack: its own store, and no other section's events or signals in the measurements.
+      await stack.close();
+      stack = newStack('dev');
+      log(`section score-costs on its own stack; load average ${loadAverage()}`);
+      await stack.start();
+      await runSections(stack, { ...options, sections: ['score-costs'] }, records);
       if (stopping) return;
     }
     printTable(records, (line) => console.log(line));

@@ -15,6 +15,7 @@ import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
 import type { ScaleDataResult } from './scale-data';
 import type { ScheduleResult } from './schedule';
+import type { ScoreCostsResult } from './score-costs';
 import type { SourceMeasurement, SourcesResult } from './sources';
 import { fmt, ms } from './stats';
 
@@ -27,6 +28,7 @@ export const SECTIONS = [
   'schedule',
   'sources',
   'scale-data',
+  'score-costs',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 /**
@@ -185,6 +187,9 @@ function verdictsOf(record: SectionRecord): Verdict[] {
       return (record.data as SourcesResult).sources.flatMap(sourceVerdicts);
     case 'scale-data':
       return scaleDataVerdicts(record.data as ScaleDataResult);
+    case 'score-costs':
+      // Issue 35 sets no number: "proportional to what changed", read beside the counts.
+      return [];
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -402,6 +407,32 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `first evaluation (max ${ms(f.maxMs)}, ${f.batches} batches, ${f.leads} leads) + rest of window (${f.pages} pages, ${f.complete} to the end)`,
         ]);
       rows.push(['', 'worker memory', `${fmt(r.workerMB, 0)} MB`, `peak ${fmt(r.peakMB, 0)} MB`]);
+    } else if (record.section === 'score-costs') {
+      const r = record.data as ScoreCostsResult;
+      for (const [i, stage] of r.stages.entries()) {
+        const f = stage.wholeStoreForecast;
+        rows.push([
+          i === 0 ? 'score-costs' : '',
+          `forecast run over the whole store, ${events(stage.size.events)} events`,
+          ms(f.ms),
+          `${fmt(f.looked, 0)} companies looked at (four rules), ${fmt(f.made, 0)} forecasts`,
+        ]);
+      }
+      for (const x of r.refreshes) {
+        const changed = `${fmt(x.arrivals, 0)} arrivals at ${events(x.storeEvents)}: ${fmt(x.companiesWithScoredEvents, 0)} companies changed (${fmt(x.scoredEventsOfThoseCompanies, 0)} scored events)`;
+        rows.push([
+          '',
+          `${changed}: their scores / account_score refresh`,
+          `${ms(x.scoresMs)} / ${ms(x.signalMs)}`,
+          `${x.batches} batches, ${x.leads} leads`,
+        ]);
+        rows.push([
+          '',
+          `${changed}: forecast pass`,
+          ms(x.forecast.ms),
+          `${fmt(x.forecast.looked, 0)} companies looked at, ${x.forecast.made} made`,
+        ]);
+      }
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       rows.push([
@@ -590,7 +621,9 @@ export function summary(all: SectionRecord[]): string {
 
   const other = records.filter(
     (r) =>
-      !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data'].includes(r.section),
+      !r.error &&
+      r.data &&
+      ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data', 'score-costs'].includes(r.section),
   );
   if (other.length) lines.push('', '### Reads, evaluation, scale, sources', '');
   for (const record of other) {
@@ -617,6 +650,8 @@ export function summary(all: SectionRecord[]): string {
           if (!shown.some((f) => f.source === m.source)) lines.push(sourceSummary(quick, m));
     } else if (record.section === 'scale-data') {
       lines.push(scaleDataSummary(record, record.data as ScaleDataResult));
+    } else if (record.section === 'score-costs') {
+      lines.push(scoreCostsSummary(record, record.data as ScoreCostsResult));
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       lines.push(
@@ -655,6 +690,23 @@ function scaleDataSummary(record: SectionRecord, r: ScaleDataResult): string {
     `~${fmt(p.signalsPer15MinPerWorkerCore, 0)} per worker core` +
     (watchlist ? `; watchlist first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
     `; ${fmt(r.workerMB, 0)} MB.`
+  );
+}
+
+/** One line: the whole store's forecast run, then per arrival size what changed and what refreshing it took. */
+function scoreCostsSummary(record: SectionRecord, r: ScoreCostsResult): string {
+  return (
+    `- Scores and forecasts (${dateOf(record)}, load ${record.machine.loadAtStart.split(',')[0]}): forecast run over the whole store ` +
+    r.stages.map((s) => `${ms(s.wholeStoreForecast.ms)} at ${events(s.size.events)}`).join(', ') +
+    "; one 15-minute interval's arrivals → companies changed: their scores / account_score refresh / forecast pass " +
+    r.refreshes
+      .map(
+        (x) =>
+          `${fmt(x.arrivals, 0)} at ${events(x.storeEvents)} → ${fmt(x.companiesWithScoredEvents, 0)}: ` +
+          `${ms(x.scoresMs)} / ${ms(x.signalMs)} / ${ms(x.forecast.ms)}`,
+      )
+      .join('; ') +
+    '.'
   );
 }
 

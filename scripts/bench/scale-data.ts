@@ -229,7 +229,7 @@ function configOf(type: TypeId, random: () => number, companies: number): Record
 }
 
 /** Arrivals at a rate, every tick through the ingest endpoint, until stopped. */
-class ArrivalStream {
+export class ArrivalStream {
   private perMs = 0;
   private owed = 0;
   private last = performance.now();
@@ -324,7 +324,7 @@ async function tracksChanges(db: PgClient): Promise<boolean> {
  * (measured separately on a sample): the watermark at the current snapshot, no backlog.
  * Without watermarks (the full evaluation), there is nothing to set.
  */
-async function putInSteadyState(db: PgClient, dataSource: DataSource, ids: string[]): Promise<void> {
+export async function putInSteadyState(db: PgClient, dataSource: DataSource, ids: string[]): Promise<void> {
   const signals = await dataSource.getRepository(Signal).findBy({ id: In(ids) });
   await db.query('BEGIN');
   try {

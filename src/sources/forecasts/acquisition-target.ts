@@ -49,12 +49,12 @@ export const acquisitionTarget: ForecastRule<Row> = {
        OR (type = 'job_offers' AND occurred_at > $1::timestamptz - interval '90 days' AND occurred_at <= $2::timestamptz - interval '90 days')`,
   findingsParams: [DEPARTURE, RESTRUCTURING],
   findingsSql: `WITH ${CANDIDATES},
-    r AS (
+    r AS MATERIALIZED (
       SELECT c.company_id, lr.occurred_at, lr.evidence FROM c CROSS JOIN LATERAL (
         SELECT e.occurred_at, jsonb_build_array(${evidenceJson('e')}) AS evidence FROM events e
         WHERE e.company_id = c.company_id AND e.type = 'fundraising' AND e.occurred_at <= $2
         ORDER BY e.occurred_at DESC, e.id LIMIT 1) lr),
-    h AS (
+    h AS MATERIALIZED (
       SELECT c.company_id,
         count(*) FILTER (WHERE e.occurred_at > $2::timestamptz - interval '90 days')::int AS recent,
         count(*) FILTER (WHERE e.occurred_at <= $2::timestamptz - interval '90 days')::int AS earlier,
@@ -62,7 +62,7 @@ export const acquisitionTarget: ForecastRule<Row> = {
       FROM c JOIN events e ON e.company_id = c.company_id AND e.type = 'job_offers'
         AND e.occurred_at > $2::timestamptz - interval '365 days' AND e.occurred_at <= $2
       GROUP BY c.company_id),
-    n AS (
+    n AS MATERIALIZED (
       SELECT c.company_id,
         count(*) FILTER (WHERE e.data->>'news_event_type' = 'leadership_change' AND ${articleText('e')} ~* $3)::int AS departures,
         count(*) FILTER (WHERE e.data->>'news_event_type' = 'restructuring' OR ${articleText('e')} ~* $4)::int AS restructurings,
