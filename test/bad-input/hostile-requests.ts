@@ -573,31 +573,41 @@ export function envelopeProblem(answer: RawAnswer): string | undefined {
   return undefined;
 }
 
+/** Per database, the one query that fingerprints every table: the tables do not change during a file. */
+const fingerprintQueries = new WeakMap<DataSource, Promise<string>>();
+
+async function fingerprintQuery(db: DataSource): Promise<string> {
+  const tables: { name: string }[] = await db.query(
+    `SELECT table_name AS name FROM information_schema.tables
+     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata', 'rate_limits')
+     ORDER BY table_name`,
+  );
+  return tables
+    .map(({ name }) => {
+      // A key's last use is stamped at most once a minute, off the request path, refused or not.
+      const row =
+        name === 'signals'
+          ? `(s.id, s.name, s.status, s.config, s.webhook_url, s.destinations, s.daily_lead_limit, s.duplicate_handling, s.deleted_at)::text`
+          : name === 'api_keys'
+            ? `(to_jsonb(s) - 'last_used_at')::text`
+            : `s::text`;
+      return `SELECT '${name}' AS name, count(*)::text || ' rows, ' || coalesce(md5(string_agg(${row}, ',' ORDER BY ${row})), '-') AS value FROM ${name} s`;
+    })
+    .concat(
+      `SELECT 'balance' AS name, coalesce(sum(credits), 0)::text AS value FROM credit_ledger WHERE account_id = $1`,
+    )
+    .join(' UNION ALL ');
+}
+
 /**
  * Everything a refused request must leave alone: the row count and content of every table
  * (user-controlled columns of signals only: an evaluation started by an earlier valid request
  * may stamp its own bookkeeping columns at any time), and the account balance.
  */
 export async function fingerprint(db: DataSource, accountId: string): Promise<Record<string, string>> {
-  const tables: { name: string }[] = await db.query(
-    `SELECT table_name AS name FROM information_schema.tables
-     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('migrations', 'typeorm_metadata', 'rate_limits')
-     ORDER BY table_name`,
-  );
-  const parts = tables.map(({ name }) => {
-    // A key's last use is stamped at most once a minute, off the request path, refused or not.
-    const row =
-      name === 'signals'
-        ? `(s.id, s.name, s.status, s.config, s.webhook_url, s.destinations, s.daily_lead_limit, s.duplicate_handling, s.deleted_at)::text`
-        : name === 'api_keys'
-          ? `(to_jsonb(s) - 'last_used_at')::text`
-          : `s::text`;
-    return `SELECT '${name}' AS name, count(*)::text || ' rows, ' || coalesce(md5(string_agg(${row}, ',' ORDER BY ${row})), '-') AS value FROM ${name} s`;
-  });
-  parts.push(
-    `SELECT 'balance' AS name, coalesce(sum(credits), 0)::text AS value FROM credit_ledger WHERE account_id = '${accountId}'`,
-  );
-  const rows: { name: string; value: string }[] = await db.query(parts.join(' UNION ALL '));
+  let query = fingerprintQueries.get(db);
+  if (!query) fingerprintQueries.set(db, (query = fingerprintQuery(db)));
+  const rows: { name: string; value: string }[] = await db.query(await query, [accountId]);
   return Object.fromEntries(rows.map((r) => [r.name, r.value]));
 }
 

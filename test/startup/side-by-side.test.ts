@@ -9,7 +9,9 @@ import { buildProject, StartScript } from './start-script';
 /**
  * Issue 22, item 6: `npm start` beside another `npm start` on the same machine, each with its
  * own ports and data directory, and a start on a taken port that says which port and which
- * variable moves it. Runs the compiled start script, as `npm start` does.
+ * variable moves it. Issue 31, finding 2: under `npm start` a worker that dies is started again
+ * while the rest keeps running (last, on the first instance: starting a third `npm start` for it
+ * alone cost a minute). Runs the compiled start script, as `npm start` does.
  */
 const START_TIMEOUT_MS = 240_000;
 
@@ -208,4 +210,64 @@ describe('two instances of npm start on one machine', () => {
     expect(script.output).toContain(`the metrics of worker needs 127.0.0.1:${first.ports.metrics + 10}`);
     expect(script.output).toContain('set METRICS_PORT to another port');
   });
+});
+
+describe('a killed worker under npm start (issue 31, finding 2)', () => {
+  /** Fails early if the start script gives up (the old way: a dead worker stopped the whole tree). */
+  async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+    const script = running[0]!;
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (/\[start\] stopping\b/.test(script.output))
+        throw new Error(`the start script is stopping while waiting for ${what}:\n${script.output.slice(-6000)}`);
+      const found = await probe();
+      if (found !== undefined) return found;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(
+      `${what} did not happen in ${START_TIMEOUT_MS / 1000} s; the output:\n${script.output.slice(-6000)}`,
+    );
+  }
+
+  it(
+    'is started again with its reason logged, and the API keeps answering meanwhile',
+    async () => {
+      const script = running[0]!;
+      const apiUrl = `http://127.0.0.1:${first.ports.api}`;
+      const status = async (path: string) => (await fetch(`${apiUrl}${path}`).catch(() => undefined))?.status ?? 0;
+      const workerPids = () =>
+        [...script.output.matchAll(/\[start\] worker started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+      const [firstPid] = workerPids();
+      expect(firstPid).toBeDefined();
+
+      // Watch /healthz the whole time, from the kill until the new worker polls.
+      const answers: number[] = [];
+      let watching = true;
+      const watcher = (async () => {
+        while (watching) {
+          answers.push(await status('/healthz'));
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      })();
+      process.kill(firstPid!, 'SIGKILL');
+
+      const secondPid = await until('a new worker', async () => workerPids().find((pid) => pid !== firstPid));
+      await until('/readyz answering 200 again', async () => ((await status('/readyz')) === 200 ? true : undefined));
+      watching = false;
+      await watcher;
+
+      expect(secondPid).not.toBe(firstPid);
+      expect(script.output).toMatch(/\[start\] worker exited \(SIGKILL\); starting it again/);
+      expect(script.output).not.toMatch(/\[start\] stopping\b/);
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.filter((answer) => answer !== 200)).toEqual([]);
+      // The start script itself, and with it PostgreSQL and Temporal, is still running.
+      const stillRunning = await Promise.race([
+        script.exited().then(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
+      ]);
+      expect(stillRunning).toBe(true);
+    },
+    START_TIMEOUT_MS,
+  );
 });

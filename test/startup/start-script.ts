@@ -1,13 +1,19 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { oncePerRun } from '../setup/once-per-run';
 
 const PROJECT = path.resolve(__dirname, '../..');
 const STOP_TIMEOUT_MS = 60_000;
 
-/** `npm run build`, as `npm start` does before it runs the compiled start script. */
+/**
+ * `npm run build`, as `npm start` does before it runs the compiled start script; once per test
+ * run for all the files that start it (they share dist/, so two builds at once would also race).
+ */
 export async function buildProject(): Promise<void> {
-  await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: PROJECT, maxBuffer: 32 * 1024 * 1024 });
+  await oncePerRun('npm-run-build', async () => {
+    await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: PROJECT, maxBuffer: 32 * 1024 * 1024 });
+  });
 }
 
 /** One run of the compiled `dist/scripts/start.js`, as `npm start` runs it after the build. */
