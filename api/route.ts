@@ -78,7 +78,9 @@ export function mountRoutes(
     const koaPaths = [route.path, ...(route.aliases ?? [])].map((path) => path.replace(/\{(\w+)\}/g, ':$1'));
     const status = successStatus(route);
     router[route.method](koaPaths, ...guards(route.access), async (ctx) => {
-      // A malformed id names no resource, so it answers like an unknown one.
+      // A malformed id names no resource, so it answers like an unknown one; so does one that
+      // PostgreSQL cannot hold (a NUL reached a text column's query as a 500).
+      if (unstorableText(ctx.params)) throw notFound();
       const params = parse(route.params, ctx.params, () => notFound());
       route.pathCheck?.(params);
       refuseUnknownQueryParameters(route, ctx.query);

@@ -21,6 +21,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
+test('an id in the path that PostgreSQL cannot hold (a NUL, a lone surrogate) names no resource: 404, as an unknown id', async () => {
+  for (const id of ['acme%00co', '%ED%A0%80acme', 'acme%00']) {
+    const answer = await api(`/companies/${id}/score`);
+    expect([answer.status, answer.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+  }
+  expect((await api('/companies/no-such-company/score')).status).toBe(404);
+});
+
 test('a suppression of an unknown kind names the field and the allowed kinds', async () => {
   const answer = await api('/suppressions', { body: { kind: 'phone', value: '+1 555 0100' } });
   expect(answer.status).toBe(422);
