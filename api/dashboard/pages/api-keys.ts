@@ -29,7 +29,7 @@ const shownOnce = (id: string, label: string, value: string) =>
   </p>`;
 
 /** Keys: create (shown once), list by prefix with last use, revoke; each key's webhook secret. */
-export function apiKeyRoutes(router: Router<DashboardState>, services: Services): void {
+export function apiKeyRoutes(router: Router<DashboardState>, services: Pick<Services, 'apiKeys'>): void {
   const { apiKeys } = services;
 
   const render = async (

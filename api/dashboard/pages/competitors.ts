@@ -19,7 +19,7 @@ const handlesOf = (text: string) =>
  * The account's competitors: whose posts' reactions and new followers feed the watchlists'
  * competitor events. Add, change the handles, remove; the same service as REST.
  */
-export function competitorRoutes(router: Router<DashboardState>, services: Services): void {
+export function competitorRoutes(router: Router<DashboardState>, services: Pick<Services, 'competitors'>): void {
   const render = async (ctx: DashboardContext, options: { notice?: Notice; status?: number } = {}) => {
     const session = signedIn(ctx);
     const pageNo = Math.max(1, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1);

@@ -24,7 +24,10 @@ const RULE_FIELDS = [
  * a company's score with its breakdown, and a lead's evidence (the lead row's "Why" link).
  * The same services as GET/PUT /api/v1/scoring-model, the company score and GET /api/v1/leads/{leadId}.
  */
-export function scoringRoutes(router: Router<DashboardState>, services: Services): void {
+export function scoringRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'accountScores' | 'leadEvidence'>,
+): void {
   const render = async (ctx: DashboardContext, options: { notice?: Notice; status?: number; form?: ScoringModel }) => {
     const session = signedIn(ctx);
     const stored = await services.accountScores.model(session.accountId);

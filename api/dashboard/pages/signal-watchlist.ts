@@ -78,7 +78,10 @@ function entryRow(session: MemberSession, signalId: string, entry: ReviewedEntry
  * A watchlist's entries (issue 38, item 3): paged, searched by name, domain or page, each with
  * what it binds now or why not yet; an entry is removed with the REST operation's service.
  */
-export function watchlistRoutes(router: Router<DashboardState>, services: Services): void {
+export function watchlistRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'signals' | 'watchlistMatches' | 'watchlists'>,
+): void {
   const watchlistOf = async (ctx: DashboardContext) => {
     const session = signedIn(ctx);
     const id = String(ctx.params.signalId);

@@ -8,7 +8,10 @@ import { dateTime } from './format';
 import { siteOrigin } from '../../context';
 
 /** The people of the account, invite links (owners only) and the signed-in person's password. */
-export function teamRoutes(router: Router<DashboardState>, services: Services): void {
+export function teamRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'config' | 'members' | 'memberSessions'>,
+): void {
   const { members, memberSessions } = services;
 
   const render = async (
