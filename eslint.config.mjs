@@ -45,6 +45,14 @@ const workflowClockRules = {
   ],
 };
 
+/** docs/decisions/database.md: SQL outside src/db runs through src/db/sql.ts, whose helpers type its rows. */
+const sqlThroughHelpers = {
+  // A Temporal workflow query (`handle.query(someStateQuery)`) is not SQL.
+  selector: "CallExpression[callee.property.name='query']:not([arguments.0.name=/Query$/])",
+  message:
+    "Run SQL through src/db/sql.ts (rows, firstRow, changed, execute) with the row's interface, not .query() (docs/decisions/database.md).",
+};
+
 /** infra/ starts the servers scripts and tests need; the product never depends on it. */
 const noInfraImports = {
   group: ['**/infra', '**/infra/**'],
@@ -127,13 +135,20 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'api/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts'],
     ignores: ['src/db/**'],
     rules: {
+      'no-restricted-syntax': ['error', sqlThroughHelpers],
+    },
+  },
+  {
+    // docs/decisions/wiring.md: a handler calls one service command; the command owns its transaction.
+    files: ['api/**/*.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        sqlThroughHelpers,
         {
-          // A Temporal workflow query (`handle.query(someStateQuery)`) is not SQL.
-          selector: "CallExpression[callee.property.name='query']:not([arguments.0.name=/Query$/])",
+          selector: "CallExpression[callee.property.name='transaction']",
           message:
-            "Run SQL through src/db/sql.ts (rows, firstRow, changed, execute) with the row's interface, not .query() (docs/decisions/database.md).",
+            'A handler does not open a transaction: move the writes into one service command that does (docs/decisions/wiring.md).',
         },
       ],
     },

@@ -4,7 +4,7 @@ import { OutboundHttpError } from '../src/providers/outbound-error';
 import type { CrmSyncRunResult } from '../src/temporal/contract';
 
 /** A CRM connection's record sync: one activity per run, heartbeating per page. */
-export function crmSyncActivities(services: Services) {
+export function crmSyncActivities(services: Pick<Services, 'crmRecordSync' | 'crmSyncSchedules'>) {
   const { crmRecordSync, crmSyncSchedules } = services;
   return {
     async syncCrmRecords(connectionId: string): Promise<CrmSyncRunResult> {

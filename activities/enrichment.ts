@@ -1,7 +1,7 @@
 import type { Services } from '../src/services';
 
 /** The steps of the bulk-enrichment and phone-lookup workflows: each one service call. */
-export function enrichmentActivities(services: Services) {
+export function enrichmentActivities(services: Pick<Services, 'enrichment'>) {
   return {
     async enrichBulkSlice(jobId: string, from: number, to: number): Promise<{ done: number }> {
       return services.enrichment.runBulkSlice(jobId, from, to);

@@ -12,7 +12,7 @@ import type { SourceCursor } from '../src/temporal/contract';
 const HEARTBEAT_EVERY_MS = 5_000;
 
 /** A source run's steps: one activity per item (board, site, feed), so a retry repeats one item only. */
-export function sourceActivities(services: Services) {
+export function sourceActivities(services: Pick<Services, 'sources'>) {
   const { sources } = services;
   return {
     beginSourceRun: (name: string) => sources.beginRun(name),

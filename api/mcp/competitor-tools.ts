@@ -5,7 +5,7 @@ import { competitorChanges, competitorInput } from '../../src/services/competito
 import { CHANGES, READS, defineTool, type AnyToolDef } from './tool';
 
 /** The account's competitors for assistants: the same service calls as their REST twins. */
-export function competitorTools(services: Services): AnyToolDef[] {
+export function competitorTools(services: Pick<Services, 'competitors'>): AnyToolDef[] {
   return [
     defineTool({
       name: 'list_competitors',

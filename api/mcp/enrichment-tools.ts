@@ -23,7 +23,7 @@ const companyFilterLists = {
 };
 
 /** The enrichment lookups and the free searches: each calls what its REST twin calls. */
-export function enrichmentTools(services: Services): AnyToolDef[] {
+export function enrichmentTools(services: Pick<Services, 'enrichment' | 'search'>): AnyToolDef[] {
   const { enrichment, search } = services;
   return [
     defineTool({

@@ -4,7 +4,7 @@ import { companyIdParam, scoringModelBody } from '../schemas/scoring';
 import { CHANGES, READS, defineTool, type AnyToolDef } from './tool';
 
 /** The account score and lead evidence for assistants: the same service calls as their REST twins. */
-export function scoringTools(services: Services): AnyToolDef[] {
+export function scoringTools(services: Pick<Services, 'accountScores' | 'leadEvidence'>): AnyToolDef[] {
   return [
     defineTool({
       name: 'get_scoring_model',

@@ -5,7 +5,7 @@ import { suppressionEntry, suppressionsQuery } from '../schemas/suppressions';
 import { CHANGES, READS, defineTool, type AnyToolDef } from './tool';
 
 /** The suppression list for assistants: the same service calls as its REST twins. */
-export function suppressionTools(services: Services): AnyToolDef[] {
+export function suppressionTools(services: Pick<Services, 'suppressions'>): AnyToolDef[] {
   return [
     defineTool({
       name: 'list_suppressions',

@@ -105,7 +105,7 @@ function bindPermissions(tools: AnyToolDef[], restRoutes: AnyRoute[]): BoundTool
  */
 async function authenticate(
   ctx: AppContext,
-  services: Services,
+  services: Pick<Services, 'apiKeys'>,
   authorization: AssistantAuthorization,
 ): Promise<Caller> {
   const token = bearerToken(ctx.get('Authorization'));

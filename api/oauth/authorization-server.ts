@@ -45,7 +45,12 @@ export class AssistantAuthorization {
   readonly cookieKeys: string[];
   private readonly signingKey: Record<string, unknown>;
 
-  constructor(private readonly services: Services) {
+  constructor(
+    private readonly services: Pick<
+      Services,
+      'db' | 'config' | 'assistantGrants' | 'assistantRegistrations' | 'memberSessions'
+    >,
+  ) {
     const secret = Buffer.from(services.config.SECRETS_KEY, 'base64');
     const derive = (purpose: string) => Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), purpose, 32));
     this.cookieKeys = [derive('oauth cookies').toString('base64url')];

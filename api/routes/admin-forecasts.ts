@@ -28,33 +28,34 @@ const ruleBacktest = z.object({
   medianLeadDays: z.number().nullable(),
 });
 
+const adminBacktestForecastsRoute = ({ forecastBacktest }: Pick<Services, 'forecastBacktest'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/forecasts/backtest',
+    operationId: 'adminBacktestForecasts',
+    summary:
+      'Replay the stored history day by day (or week by week): per forecast rule, forecasts made, come true, share and median lead time',
+    tags: ['operator'],
+    access: { kind: 'admin' },
+    query: backtestQuery,
+    responses: {
+      200: {
+        description: 'Per rule',
+        schema: z.object({
+          from: z.string(),
+          to: z.string(),
+          step: z.enum(['day', 'week']),
+          daysReplayed: z.number(),
+          rules: z.array(ruleBacktest),
+        }),
+      },
+      400: { description: 'Bad days, or a range too long', schema: errorEnvelope },
+      401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
+    },
+    handle: ({ query }) => forecastBacktest.run(query),
+  });
+
 /** The forecast rules' backtest over the stored history (docs/decisions/forecasts.md). */
 export function adminForecastRoutes(services: Services) {
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/admin/v1/forecasts/backtest',
-      operationId: 'adminBacktestForecasts',
-      summary:
-        'Replay the stored history day by day (or week by week): per forecast rule, forecasts made, come true, share and median lead time',
-      tags: ['operator'],
-      access: { kind: 'admin' },
-      query: backtestQuery,
-      responses: {
-        200: {
-          description: 'Per rule',
-          schema: z.object({
-            from: z.string(),
-            to: z.string(),
-            step: z.enum(['day', 'week']),
-            daysReplayed: z.number(),
-            rules: z.array(ruleBacktest),
-          }),
-        },
-        400: { description: 'Bad days, or a range too long', schema: errorEnvelope },
-        401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
-      },
-      handle: ({ query }) => services.forecastBacktest.run(query),
-    }),
-  ];
+  return [adminBacktestForecastsRoute(services)];
 }

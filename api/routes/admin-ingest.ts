@@ -38,52 +38,52 @@ const ingestResult = z.object({
   errors: z.array(z.object({ line: z.number().int(), message: z.string() })),
 });
 
-export function adminIngestRoutes(services: Services) {
-  return [
-    defineRoute({
-      method: 'post',
-      path: INGEST_PATH,
-      operationId: 'adminIngest',
-      summary:
-        'Ingest company, person and event records (NDJSON or a JSON array); bad lines are reported, the rest kept',
-      tags: ['operator'],
-      access: { kind: 'admin' },
-      responses: {
-        200: { description: 'Counts and the rejected lines', schema: ingestResult },
-        400: {
-          description: 'Empty body, unsupported content type or a JSON body that is not an array',
-          schema: errorEnvelope,
-        },
-        401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
-        413: { description: 'Body over 50 MB', schema: errorEnvelope },
+const adminIngestRoute = ({ ingestion }: Pick<Services, 'ingestion'>) =>
+  defineRoute({
+    method: 'post',
+    path: INGEST_PATH,
+    operationId: 'adminIngest',
+    summary: 'Ingest company, person and event records (NDJSON or a JSON array); bad lines are reported, the rest kept',
+    tags: ['operator'],
+    access: { kind: 'admin' },
+    responses: {
+      200: { description: 'Counts and the rejected lines', schema: ingestResult },
+      400: {
+        description: 'Empty body, unsupported content type or a JSON body that is not an array',
+        schema: errorEnvelope,
       },
-      handle: async ({ ctx }) => {
-        const type = ctx.request.is([...NDJSON_TYPES, ...JSON_TYPES]);
-        // null: the request has no body at all.
-        if (type === null) throw invalidRequest('The body holds no records');
-        if (!type) {
+      401: { description: 'Missing or wrong admin token', schema: errorEnvelope },
+      413: { description: 'Body over 50 MB', schema: errorEnvelope },
+    },
+    handle: async ({ ctx }) => {
+      const type = ctx.request.is([...NDJSON_TYPES, ...JSON_TYPES]);
+      // null: the request has no body at all.
+      if (type === null) throw invalidRequest('The body holds no records');
+      if (!type) {
+        throw invalidRequest(
+          `Send the records as application/x-ndjson (one JSON object a line) or as an application/json array`,
+        );
+      }
+      const text = await readBody(ctx.req, INGEST_BODY_LIMIT);
+      if (!text.trim()) throw invalidRequest('The body holds no records');
+      if (JSON_TYPES.includes(type)) {
+        let records: unknown;
+        try {
+          records = JSON.parse(text);
+        } catch {
+          throw invalidRequest('Request body is not valid JSON');
+        }
+        if (!Array.isArray(records))
           throw invalidRequest(
-            `Send the records as application/x-ndjson (one JSON object a line) or as an application/json array`,
+            'An application/json body must be an array of records; use application/x-ndjson for one record a line',
           );
-        }
-        const text = await readBody(ctx.req, INGEST_BODY_LIMIT);
-        if (!text.trim()) throw invalidRequest('The body holds no records');
-        if (JSON_TYPES.includes(type)) {
-          let records: unknown;
-          try {
-            records = JSON.parse(text);
-          } catch {
-            throw invalidRequest('Request body is not valid JSON');
-          }
-          if (!Array.isArray(records))
-            throw invalidRequest(
-              'An application/json body must be an array of records; use application/x-ndjson for one record a line',
-            );
-          if (records.length === 0) throw invalidRequest('The body holds no records');
-          return services.ingestion.ingest(records);
-        }
-        return services.ingestion.ingest(text);
-      },
-    }),
-  ];
+        if (records.length === 0) throw invalidRequest('The body holds no records');
+        return ingestion.ingest(records);
+      }
+      return ingestion.ingest(text);
+    },
+  });
+
+export function adminIngestRoutes(services: Services) {
+  return [adminIngestRoute(services)];
 }

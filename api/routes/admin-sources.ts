@@ -114,187 +114,220 @@ export const blueskyHandleBody = z.strictObject({
   }),
 });
 
+const refusedRun = {
+  description: 'The source is disabled (SOURCE_DISABLED) or off (SOURCE_OFF, e.g. no API key): nothing runs',
+  schema: errorEnvelope,
+};
+/** A button on one source: the route runs `run` with the source's name and answers the source. */
+const sourceAction = (verb: string, summary: string, run: (name: string) => Promise<unknown>, refusable = false) =>
+  defineRoute({
+    method: 'post',
+    path: `/admin/v1/sources/{name}/${verb}`,
+    operationId: `adminSource${verb[0]!.toUpperCase()}${verb.slice(1)}`,
+    summary,
+    tags,
+    access: admin,
+    params: nameParam,
+    responses: refusable
+      ? { 200: { description: 'The source now', schema: sourceStatus }, ...errors, 409: refusedRun }
+      : { 200: { description: 'The source now', schema: sourceStatus }, ...errors },
+    handle: ({ params }) => run(params.name),
+  });
+
+const runSourceRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  sourceAction('run', 'Run the source now (through its schedule)', (name) => sources.runNow(name), true);
+const enableSourceRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  sourceAction('enable', 'Enable the source and unpause its schedule', (name) => sources.setEnabled(name, true));
+const disableSourceRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  sourceAction('disable', 'Disable the source and pause its schedule', (name) => sources.setEnabled(name, false));
+const backfillSourceRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  sourceAction(
+    'backfill',
+    'Forget the cursor of an unfinished run and run from the first item',
+    (name) => sources.backfill(name),
+    true,
+  );
+
+const adminListSourcesRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/sources',
+    operationId: 'adminListSources',
+    summary: 'The intent sources: enabled, last and next run, records and errors',
+    tags,
+    access: admin,
+    responses: {
+      200: {
+        description: 'Every source',
+        schema: z.object({
+          items: z.array(sourceStatus),
+          data: z.array(sourceStatus).meta({
+            deprecated: true,
+            description: 'The same list as `items`, kept for clients of the first release',
+          }),
+        }),
+      },
+      ...errors,
+    },
+    handle: async () => {
+      // `items`, as every list of the public API; `data` stays for the clients that read it (docs/decisions/api-and-errors.md).
+      const items = await sources.list();
+      return { items, data: items };
+    },
+  });
+
+const adminSourceUnparkRoute = ({ sources }: Pick<Services, 'sources'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/sources/{name}/unpark',
+    operationId: 'adminSourceUnpark',
+    summary: 'Try a parked item (or every parked item) again at the next run',
+    tags,
+    access: admin,
+    params: nameParam,
+    body: unparkBody,
+    responses: {
+      200: { description: 'The source now', schema: sourceStatus },
+      401: errors[401],
+      404: { description: 'Unknown source, or no such parked item', schema: errorEnvelope },
+      422: { description: 'Invalid body', schema: errorEnvelope },
+    },
+    handle: ({ params, body }) => sources.unpark(params.name, body.item),
+  });
+
+const adminSetCompanyJobBoardRoute = ({ jobBoards }: Pick<Services, 'jobBoards'>) =>
+  defineRoute({
+    method: 'put',
+    path: '/admin/v1/companies/{companyId}/job-board',
+    operationId: 'adminSetCompanyJobBoard',
+    summary: 'Link a stored company to its public job board, which the job-boards source then polls',
+    tags,
+    access: admin,
+    params: z.object({ companyId: z.string().min(1).max(200) }),
+    body: jobBoardBody,
+    responses: {
+      200: {
+        description: 'Linked',
+        schema: z.object({ companyId: z.string(), ats: z.string(), token: z.string() }),
+      },
+      401: errors[401],
+      404: { description: 'Unknown company', schema: errorEnvelope },
+      422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
+    },
+    handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
+  });
+
+const adminSetCompanyBlueskyHandleRoute = ({ bluesky }: Pick<Services, 'bluesky'>) =>
+  defineRoute({
+    method: 'put',
+    path: '/admin/v1/companies/{companyId}/bluesky-handle',
+    operationId: 'adminSetCompanyBlueskyHandle',
+    summary: "Set a stored company's Bluesky handle, which the bluesky source then reads (else found from its domain)",
+    tags,
+    access: admin,
+    params: z.object({ companyId: z.string().min(1).max(200) }),
+    body: blueskyHandleBody,
+    responses: {
+      200: {
+        description: 'Set',
+        schema: z.object({ companyId: z.string(), handle: z.string().nullable() }),
+      },
+      401: errors[401],
+      404: { description: 'Unknown company', schema: errorEnvelope },
+      422: { description: 'Not a handle', schema: errorEnvelope },
+    },
+    handle: async ({ params, body }) => {
+      await bluesky.setCompanyHandle(params.companyId, body.handle);
+      return { companyId: params.companyId, handle: body.handle };
+    },
+  });
+
+const adminAddCompanyFeedsRoute = ({ companyFeeds }: Pick<Services, 'companyFeeds'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/admin/v1/companies/{companyId}/feeds',
+    operationId: 'adminAddCompanyFeeds',
+    summary: "Add a stored company's own RSS or Atom feeds, which the news source then reads",
+    tags,
+    access: admin,
+    params: z.object({ companyId: z.string().min(1).max(200) }),
+    body: companyFeedsBody,
+    responses: {
+      200: {
+        description: "The company's feeds now (at most 5; known ones change nothing)",
+        schema: z.object({ companyId: z.string(), feeds: z.array(z.string()) }),
+      },
+      401: errors[401],
+      404: { description: 'Unknown company', schema: errorEnvelope },
+      422: { description: 'Invalid body or a URL that is not http(s)', schema: errorEnvelope },
+    },
+    handle: async ({ params, body }) => ({
+      companyId: params.companyId,
+      feeds: await companyFeeds.add(params.companyId, body.urls),
+    }),
+  });
+
+const adminTrackPersonInPeopleDataLabsRoute = ({ peopleDataLabs }: Pick<Services, 'peopleDataLabs'>) =>
+  defineRoute({
+    method: 'put',
+    path: '/admin/v1/people/{personId}/people-data-labs',
+    operationId: 'adminTrackPersonInPeopleDataLabs',
+    summary:
+      'Track a stored person under their People Data Labs id: the people-data-labs source diffs their job at each release',
+    tags,
+    access: admin,
+    params: z.object({ personId: z.string().min(1).max(200) }),
+    body: pdlPersonBody,
+    responses: {
+      200: { description: 'Tracked', schema: z.object({ personId: z.string(), pdlId: z.string() }) },
+      401: errors[401],
+      404: { description: 'Unknown person', schema: errorEnvelope },
+      409: { description: 'The PDL id opted out: it is never tracked again', schema: errorEnvelope },
+      422: { description: 'Invalid body', schema: errorEnvelope },
+    },
+    handle: async ({ params, body }) => {
+      await peopleDataLabs.track(params.personId, body.pdlId);
+      return { personId: params.personId, pdlId: body.pdlId };
+    },
+  });
+
+const adminGetCompanySiteRoute = ({
+  companyProfiles,
+  companyClaims,
+}: Pick<Services, 'companyProfiles' | 'companyClaims'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/admin/v1/companies/{companyId}/site',
+    operationId: 'adminGetCompanySite',
+    summary: "What the company-profiles source read on a company's site: values, feeds, board, last problem",
+    tags,
+    access: admin,
+    params: z.object({ companyId: z.string().min(1).max(200) }),
+    responses: {
+      200: { description: 'The site as last read', schema: companySite },
+      401: errors[401],
+      404: { description: 'The site of that company was never read', schema: errorEnvelope },
+    },
+    handle: async ({ params }) => {
+      const site = await companyProfiles.siteOf(params.companyId);
+      if (!site) throw notFound('Company site');
+      return { ...site, ...(await companyClaims.provenanceOf(params.companyId)) };
+    },
+  });
+
 /** The operator's view of the intent sources (docs/sources.md). */
 export function adminSourceRoutes(services: Services) {
-  const { sources, jobBoards, companyFeeds, companyProfiles, companyClaims, peopleDataLabs, bluesky } = services;
-  const refusedRun = {
-    description: 'The source is disabled (SOURCE_DISABLED) or off (SOURCE_OFF, e.g. no API key): nothing runs',
-    schema: errorEnvelope,
-  };
-  const action = (verb: string, summary: string, run: (name: string) => Promise<unknown>, refusable = false) =>
-    defineRoute({
-      method: 'post',
-      path: `/admin/v1/sources/{name}/${verb}`,
-      operationId: `adminSource${verb[0]!.toUpperCase()}${verb.slice(1)}`,
-      summary,
-      tags,
-      access: admin,
-      params: nameParam,
-      responses: refusable
-        ? { 200: { description: 'The source now', schema: sourceStatus }, ...errors, 409: refusedRun }
-        : { 200: { description: 'The source now', schema: sourceStatus }, ...errors },
-      handle: ({ params }) => run(params.name),
-    });
   return [
-    defineRoute({
-      method: 'get',
-      path: '/admin/v1/sources',
-      operationId: 'adminListSources',
-      summary: 'The intent sources: enabled, last and next run, records and errors',
-      tags,
-      access: admin,
-      responses: {
-        200: {
-          description: 'Every source',
-          schema: z.object({
-            items: z.array(sourceStatus),
-            data: z.array(sourceStatus).meta({
-              deprecated: true,
-              description: 'The same list as `items`, kept for clients of the first release',
-            }),
-          }),
-        },
-        ...errors,
-      },
-      handle: async () => {
-        // `items`, as every list of the public API; `data` stays for the clients that read it (docs/decisions/api-and-errors.md).
-        const items = await sources.list();
-        return { items, data: items };
-      },
-    }),
-    action('run', 'Run the source now (through its schedule)', (name) => sources.runNow(name), true),
-    action('enable', 'Enable the source and unpause its schedule', (name) => sources.setEnabled(name, true)),
-    action('disable', 'Disable the source and pause its schedule', (name) => sources.setEnabled(name, false)),
-    action(
-      'backfill',
-      'Forget the cursor of an unfinished run and run from the first item',
-      (name) => sources.backfill(name),
-      true,
-    ),
-    defineRoute({
-      method: 'post',
-      path: '/admin/v1/sources/{name}/unpark',
-      operationId: 'adminSourceUnpark',
-      summary: 'Try a parked item (or every parked item) again at the next run',
-      tags,
-      access: admin,
-      params: nameParam,
-      body: unparkBody,
-      responses: {
-        200: { description: 'The source now', schema: sourceStatus },
-        401: errors[401],
-        404: { description: 'Unknown source, or no such parked item', schema: errorEnvelope },
-        422: { description: 'Invalid body', schema: errorEnvelope },
-      },
-      handle: ({ params, body }) => sources.unpark(params.name, body.item),
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/admin/v1/companies/{companyId}/job-board',
-      operationId: 'adminSetCompanyJobBoard',
-      summary: 'Link a stored company to its public job board, which the job-boards source then polls',
-      tags,
-      access: admin,
-      params: z.object({ companyId: z.string().min(1).max(200) }),
-      body: jobBoardBody,
-      responses: {
-        200: {
-          description: 'Linked',
-          schema: z.object({ companyId: z.string(), ats: z.string(), token: z.string() }),
-        },
-        401: errors[401],
-        404: { description: 'Unknown company', schema: errorEnvelope },
-        422: { description: 'Invalid body or unknown platform', schema: errorEnvelope },
-      },
-      handle: ({ params, body }) => jobBoards.link({ companyId: params.companyId, ...body }),
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/admin/v1/companies/{companyId}/bluesky-handle',
-      operationId: 'adminSetCompanyBlueskyHandle',
-      summary:
-        "Set a stored company's Bluesky handle, which the bluesky source then reads (else found from its domain)",
-      tags,
-      access: admin,
-      params: z.object({ companyId: z.string().min(1).max(200) }),
-      body: blueskyHandleBody,
-      responses: {
-        200: {
-          description: 'Set',
-          schema: z.object({ companyId: z.string(), handle: z.string().nullable() }),
-        },
-        401: errors[401],
-        404: { description: 'Unknown company', schema: errorEnvelope },
-        422: { description: 'Not a handle', schema: errorEnvelope },
-      },
-      handle: async ({ params, body }) => {
-        await bluesky.setCompanyHandle(params.companyId, body.handle);
-        return { companyId: params.companyId, handle: body.handle };
-      },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/admin/v1/companies/{companyId}/feeds',
-      operationId: 'adminAddCompanyFeeds',
-      summary: "Add a stored company's own RSS or Atom feeds, which the news source then reads",
-      tags,
-      access: admin,
-      params: z.object({ companyId: z.string().min(1).max(200) }),
-      body: companyFeedsBody,
-      responses: {
-        200: {
-          description: "The company's feeds now (at most 5; known ones change nothing)",
-          schema: z.object({ companyId: z.string(), feeds: z.array(z.string()) }),
-        },
-        401: errors[401],
-        404: { description: 'Unknown company', schema: errorEnvelope },
-        422: { description: 'Invalid body or a URL that is not http(s)', schema: errorEnvelope },
-      },
-      handle: async ({ params, body }) => ({
-        companyId: params.companyId,
-        feeds: await companyFeeds.add(params.companyId, body.urls),
-      }),
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/admin/v1/people/{personId}/people-data-labs',
-      operationId: 'adminTrackPersonInPeopleDataLabs',
-      summary:
-        'Track a stored person under their People Data Labs id: the people-data-labs source diffs their job at each release',
-      tags,
-      access: admin,
-      params: z.object({ personId: z.string().min(1).max(200) }),
-      body: pdlPersonBody,
-      responses: {
-        200: { description: 'Tracked', schema: z.object({ personId: z.string(), pdlId: z.string() }) },
-        401: errors[401],
-        404: { description: 'Unknown person', schema: errorEnvelope },
-        409: { description: 'The PDL id opted out: it is never tracked again', schema: errorEnvelope },
-        422: { description: 'Invalid body', schema: errorEnvelope },
-      },
-      handle: async ({ params, body }) => {
-        await peopleDataLabs.track(params.personId, body.pdlId);
-        return { personId: params.personId, pdlId: body.pdlId };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/admin/v1/companies/{companyId}/site',
-      operationId: 'adminGetCompanySite',
-      summary: "What the company-profiles source read on a company's site: values, feeds, board, last problem",
-      tags,
-      access: admin,
-      params: z.object({ companyId: z.string().min(1).max(200) }),
-      responses: {
-        200: { description: 'The site as last read', schema: companySite },
-        401: errors[401],
-        404: { description: 'The site of that company was never read', schema: errorEnvelope },
-      },
-      handle: async ({ params }) => {
-        const site = await companyProfiles.siteOf(params.companyId);
-        if (!site) throw notFound('Company site');
-        return { ...site, ...(await companyClaims.provenanceOf(params.companyId)) };
-      },
-    }),
+    adminListSourcesRoute(services),
+    runSourceRoute(services),
+    enableSourceRoute(services),
+    disableSourceRoute(services),
+    backfillSourceRoute(services),
+    adminSourceUnparkRoute(services),
+    adminSetCompanyJobBoardRoute(services),
+    adminSetCompanyBlueskyHandleRoute(services),
+    adminAddCompanyFeedsRoute(services),
+    adminTrackPersonInPeopleDataLabsRoute(services),
+    adminGetCompanySiteRoute(services),
   ];
 }

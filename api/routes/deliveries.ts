@@ -55,68 +55,72 @@ const replayResult = z
   })
   .meta({ id: 'ReplayResult' });
 
+const listSignalDeliveriesRoute = ({ deliveryLog }: Pick<Services, 'deliveryLog'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/signals/{signalId}/deliveries',
+    operationId: 'listSignalDeliveries',
+    summary: "The signal's deliveries, newest first: status, attempts, last answer and next attempt",
+    tags,
+    access: { kind: 'apiKey', permission: 'read' },
+    params: signalParam,
+    query: deliveryListQuery,
+    responses: {
+      200: { description: 'Deliveries page', schema: z.object({ items: z.array(deliverySchema), ...pageEnvelope }) },
+      ...notFound,
+      ...authErrors,
+    },
+    handle: ({ caller, params, query }) => deliveryLog.deliveries(caller.accountId, params.signalId, query),
+  });
+
+const testSignalWebhookRoute = ({ testSends }: Pick<Services, 'testSends'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/signals/{signalId}/test-webhook',
+    aliases: ['/v1/signals/{signalId}/test-webhook'],
+    operationId: 'testSignalWebhook',
+    summary:
+      'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
+    tags,
+    access: { kind: 'apiKey', permission: 'write' },
+    params: signalParam,
+    body: testWebhookBody,
+    responses: {
+      200: { description: 'Test result', schema: testWebhookResult },
+      422: {
+        description: 'No webhookUrl and no url, or a url that is not allowed (VALIDATION_ERROR)',
+        schema: errorEnvelope,
+      },
+      ...notFound,
+      ...authErrors,
+    },
+    handle: ({ caller, params, body }) => testSends.send(caller.accountId, params.signalId, body.url),
+  });
+
+const replaySignalWebhookRoute = ({ webhookReplays }: Pick<Services, 'webhookReplays'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/signals/{signalId}/replay-webhook',
+    aliases: ['/v1/signals/{signalId}/replay-webhook'],
+    operationId: 'replaySignalWebhook',
+    summary:
+      'Send every lead the signal produced to its webhook again (signal.is_replay true, a new X-Webhook-Id each); answers once every send had its first attempt and, when it failed, at most two quick retries',
+    tags,
+    access: { kind: 'apiKey', permission: 'write' },
+    params: signalParam,
+    responses: {
+      200: { description: 'Replay result', schema: replayResult },
+      422: { description: 'The signal has no webhookUrl (VALIDATION_ERROR)', schema: errorEnvelope },
+      504: {
+        description: 'Still sending after 5 minutes (REPLAY_STILL_RUNNING, with `replayId`); the replay goes on',
+        schema: errorEnvelope,
+      },
+      ...notFound,
+      ...authErrors,
+    },
+    handle: ({ caller, params }) => webhookReplays.replay(caller.accountId, params.signalId),
+  });
+
 export function deliveryRoutes(services: Services) {
-  const { deliveryLog, testSends, webhookReplays } = services;
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/signals/{signalId}/deliveries',
-      operationId: 'listSignalDeliveries',
-      summary: "The signal's deliveries, newest first: status, attempts, last answer and next attempt",
-      tags,
-      access: { kind: 'apiKey', permission: 'read' },
-      params: signalParam,
-      query: deliveryListQuery,
-      responses: {
-        200: { description: 'Deliveries page', schema: z.object({ items: z.array(deliverySchema), ...pageEnvelope }) },
-        ...notFound,
-        ...authErrors,
-      },
-      handle: ({ caller, params, query }) => deliveryLog.deliveries(caller.accountId, params.signalId, query),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/{signalId}/test-webhook',
-      aliases: ['/v1/signals/{signalId}/test-webhook'],
-      operationId: 'testSignalWebhook',
-      summary:
-        'Send one sample lead (signal.is_test true) to the webhook, or to `url`, and answer what the receiver said',
-      tags,
-      access: { kind: 'apiKey', permission: 'write' },
-      params: signalParam,
-      body: testWebhookBody,
-      responses: {
-        200: { description: 'Test result', schema: testWebhookResult },
-        422: {
-          description: 'No webhookUrl and no url, or a url that is not allowed (VALIDATION_ERROR)',
-          schema: errorEnvelope,
-        },
-        ...notFound,
-        ...authErrors,
-      },
-      handle: ({ caller, params, body }) => testSends.send(caller.accountId, params.signalId, body.url),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/signals/{signalId}/replay-webhook',
-      aliases: ['/v1/signals/{signalId}/replay-webhook'],
-      operationId: 'replaySignalWebhook',
-      summary:
-        'Send every lead the signal produced to its webhook again (signal.is_replay true, a new X-Webhook-Id each); answers once every send had its first attempt and, when it failed, at most two quick retries',
-      tags,
-      access: { kind: 'apiKey', permission: 'write' },
-      params: signalParam,
-      responses: {
-        200: { description: 'Replay result', schema: replayResult },
-        422: { description: 'The signal has no webhookUrl (VALIDATION_ERROR)', schema: errorEnvelope },
-        504: {
-          description: 'Still sending after 5 minutes (REPLAY_STILL_RUNNING, with `replayId`); the replay goes on',
-          schema: errorEnvelope,
-        },
-        ...notFound,
-        ...authErrors,
-      },
-      handle: ({ caller, params }) => webhookReplays.replay(caller.accountId, params.signalId),
-    }),
-  ];
+  return [listSignalDeliveriesRoute(services), testSignalWebhookRoute(services), replaySignalWebhookRoute(services)];
 }

@@ -130,143 +130,164 @@ function clientGone(ctx: AppContext): AbortSignal {
   return controller.signal;
 }
 
+const enrichContactRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/enrichment/contact',
+    operationId: 'enrichContact',
+    summary: `Contact by profile URL, email, or name at a company domain; ${ENRICHMENT_PRICES.contact} credit when found`,
+    tags,
+    access: enrich,
+    query: contactLookupQuery,
+    responses: {
+      200: { description: '`found` false (and nothing charged) when nobody matches', schema: contactResult },
+      ...slowErrors,
+    },
+    handle: ({ caller, query, ctx }) => enrichment.contact(caller, query, { signal: clientGone(ctx) }),
+  });
+
+const enrichCompanyRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/enrichment/firmographic',
+    operationId: 'enrichCompany',
+    summary: `Company by domain, page URL or name; slow and concurrency-capped; ${ENRICHMENT_PRICES.firmographic} credit when found`,
+    tags,
+    access: enrich,
+    query: firmographicQuery,
+    responses: {
+      200: {
+        description: '`found` false (and nothing charged) when no company matches',
+        schema: z.object({ found: z.boolean(), company: companySchema.nullable() }),
+      },
+      ...slowErrors,
+    },
+    handle: ({ caller, query, ctx }) => enrichment.firmographic(caller, query, { signal: clientGone(ctx) }),
+  });
+
+const findEmailRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/enrichment/email',
+    operationId: 'findEmail',
+    summary: `A person's known email by name and company domain (never guessed); ${ENRICHMENT_PRICES.email} credit when found`,
+    tags,
+    access: enrich,
+    query: emailLookupQuery,
+    responses: {
+      200: {
+        description: '`found` false (and nothing charged) when no email is known',
+        schema: z.object({ found: z.boolean(), email: z.string().nullable() }),
+      },
+      ...errors,
+    },
+    handle: ({ caller, query }) => enrichment.findEmail(caller, query),
+  });
+
+const startBulkContactEnrichmentRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/enrichment/contacts/bulk',
+    operationId: 'startBulkContactEnrichment',
+    summary: `Up to ${MAX_BULK_CONTACTS} contacts looked up in the background, ten at a time; ${ENRICHMENT_PRICES.contact} credit per contact found`,
+    tags,
+    access: enrich,
+    body: bulkContactsBody,
+    responses: {
+      202: { description: 'Job accepted; poll its status', schema: z.object({ jobId: z.uuid() }) },
+      ...bodyErrors,
+    },
+    handle: ({ caller, body }) => enrichment.startBulkContacts(caller, body.contacts),
+  });
+
+const getBulkContactEnrichmentRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/enrichment/contacts/bulk/{jobId}',
+    operationId: 'getBulkContactEnrichment',
+    summary: 'Progress and results of a bulk job; `done` rises while it runs',
+    tags,
+    access: enrich,
+    params: uuidParam('jobId'),
+    responses: {
+      200: {
+        description: 'Results so far, by input index',
+        schema: z
+          .object({
+            status: z.enum(['running', 'completed', 'failed']),
+            total: z.number().int(),
+            done: z.number().int(),
+            results: z.array(
+              z.object({
+                index: z.number().int().meta({ description: 'Position in the submitted `contacts`' }),
+                found: z.boolean(),
+                contact: contactSchema.nullable(),
+                company: companySchema.nullable(),
+                error: problem
+                  .optional()
+                  .meta({ description: 'INSUFFICIENT_CREDITS when found after the credits ran out' }),
+              }),
+            ),
+          })
+          .meta({ id: 'BulkContactEnrichment' }),
+      },
+      404: { description: 'Unknown job, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+      ...authErrors,
+    },
+    handle: ({ caller, params }) => enrichment.bulkStatus(caller, params.jobId),
+  });
+
+const startPhoneLookupRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/enrichment/phone',
+    operationId: 'startPhoneLookup',
+    summary: `Starts a phone lookup for a contact reference; ${ENRICHMENT_PRICES.phone} credits when a phone is found`,
+    tags,
+    access: enrich,
+    body: contactReferenceBody,
+    responses: {
+      202: { description: 'Lookup accepted; poll its result', schema: z.object({ lookupId: z.uuid() }) },
+      ...bodyErrors,
+    },
+    handle: ({ caller, body }) => enrichment.startPhoneLookup(caller, body),
+  });
+
+const getPhoneLookupResultRoute = ({ enrichment }: Pick<Services, 'enrichment'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/enrichment/phone/{lookupId}',
+    operationId: 'getPhoneLookupResult',
+    summary: 'Result of a phone lookup',
+    tags,
+    access: enrich,
+    params: uuidParam('lookupId'),
+    responses: {
+      200: {
+        description: '`pending`, then `completed` (with `found`, and `phone` when found) or `failed` (with `error`)',
+        schema: z
+          .object({
+            status: z.enum(['pending', 'completed', 'failed']),
+            found: z.boolean().optional(),
+            phone: z.string().optional(),
+            error: problem.optional(),
+          })
+          .meta({ id: 'PhoneLookup' }),
+      },
+      404: { description: 'Unknown lookup, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+      ...authErrors,
+    },
+    handle: ({ caller, params }) => enrichment.phoneLookup(caller, params.lookupId),
+  });
+
 export function enrichmentRoutes(services: Services) {
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/enrichment/contact',
-      operationId: 'enrichContact',
-      summary: `Contact by profile URL, email, or name at a company domain; ${ENRICHMENT_PRICES.contact} credit when found`,
-      tags,
-      access: enrich,
-      query: contactLookupQuery,
-      responses: {
-        200: { description: '`found` false (and nothing charged) when nobody matches', schema: contactResult },
-        ...slowErrors,
-      },
-      handle: ({ caller, query, ctx }) => services.enrichment.contact(caller, query, { signal: clientGone(ctx) }),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/enrichment/firmographic',
-      operationId: 'enrichCompany',
-      summary: `Company by domain, page URL or name; slow and concurrency-capped; ${ENRICHMENT_PRICES.firmographic} credit when found`,
-      tags,
-      access: enrich,
-      query: firmographicQuery,
-      responses: {
-        200: {
-          description: '`found` false (and nothing charged) when no company matches',
-          schema: z.object({ found: z.boolean(), company: companySchema.nullable() }),
-        },
-        ...slowErrors,
-      },
-      handle: ({ caller, query, ctx }) => services.enrichment.firmographic(caller, query, { signal: clientGone(ctx) }),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/enrichment/email',
-      operationId: 'findEmail',
-      summary: `A person's known email by name and company domain (never guessed); ${ENRICHMENT_PRICES.email} credit when found`,
-      tags,
-      access: enrich,
-      query: emailLookupQuery,
-      responses: {
-        200: {
-          description: '`found` false (and nothing charged) when no email is known',
-          schema: z.object({ found: z.boolean(), email: z.string().nullable() }),
-        },
-        ...errors,
-      },
-      handle: ({ caller, query }) => services.enrichment.findEmail(caller, query),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/enrichment/contacts/bulk',
-      operationId: 'startBulkContactEnrichment',
-      summary: `Up to ${MAX_BULK_CONTACTS} contacts looked up in the background, ten at a time; ${ENRICHMENT_PRICES.contact} credit per contact found`,
-      tags,
-      access: enrich,
-      body: bulkContactsBody,
-      responses: {
-        202: { description: 'Job accepted; poll its status', schema: z.object({ jobId: z.uuid() }) },
-        ...bodyErrors,
-      },
-      handle: ({ caller, body }) => services.enrichment.startBulkContacts(caller, body.contacts),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/enrichment/contacts/bulk/{jobId}',
-      operationId: 'getBulkContactEnrichment',
-      summary: 'Progress and results of a bulk job; `done` rises while it runs',
-      tags,
-      access: enrich,
-      params: uuidParam('jobId'),
-      responses: {
-        200: {
-          description: 'Results so far, by input index',
-          schema: z
-            .object({
-              status: z.enum(['running', 'completed', 'failed']),
-              total: z.number().int(),
-              done: z.number().int(),
-              results: z.array(
-                z.object({
-                  index: z.number().int().meta({ description: 'Position in the submitted `contacts`' }),
-                  found: z.boolean(),
-                  contact: contactSchema.nullable(),
-                  company: companySchema.nullable(),
-                  error: problem
-                    .optional()
-                    .meta({ description: 'INSUFFICIENT_CREDITS when found after the credits ran out' }),
-                }),
-              ),
-            })
-            .meta({ id: 'BulkContactEnrichment' }),
-        },
-        404: { description: 'Unknown job, or one of another account (NOT_FOUND)', schema: errorEnvelope },
-        ...authErrors,
-      },
-      handle: ({ caller, params }) => services.enrichment.bulkStatus(caller, params.jobId),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/v1/enrichment/phone',
-      operationId: 'startPhoneLookup',
-      summary: `Starts a phone lookup for a contact reference; ${ENRICHMENT_PRICES.phone} credits when a phone is found`,
-      tags,
-      access: enrich,
-      body: contactReferenceBody,
-      responses: {
-        202: { description: 'Lookup accepted; poll its result', schema: z.object({ lookupId: z.uuid() }) },
-        ...bodyErrors,
-      },
-      handle: ({ caller, body }) => services.enrichment.startPhoneLookup(caller, body),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/enrichment/phone/{lookupId}',
-      operationId: 'getPhoneLookupResult',
-      summary: 'Result of a phone lookup',
-      tags,
-      access: enrich,
-      params: uuidParam('lookupId'),
-      responses: {
-        200: {
-          description: '`pending`, then `completed` (with `found`, and `phone` when found) or `failed` (with `error`)',
-          schema: z
-            .object({
-              status: z.enum(['pending', 'completed', 'failed']),
-              found: z.boolean().optional(),
-              phone: z.string().optional(),
-              error: problem.optional(),
-            })
-            .meta({ id: 'PhoneLookup' }),
-        },
-        404: { description: 'Unknown lookup, or one of another account (NOT_FOUND)', schema: errorEnvelope },
-        ...authErrors,
-      },
-      handle: ({ caller, params }) => services.enrichment.phoneLookup(caller, params.lookupId),
-    }),
+    enrichContactRoute(services),
+    enrichCompanyRoute(services),
+    findEmailRoute(services),
+    startBulkContactEnrichmentRoute(services),
+    getBulkContactEnrichmentRoute(services),
+    startPhoneLookupRoute(services),
+    getPhoneLookupResultRoute(services),
   ];
 }

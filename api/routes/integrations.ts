@@ -86,72 +86,76 @@ const unavailable = {
   },
 };
 
+const listIntegrationsRoute = ({ integrations }: Pick<Services, 'integrations'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/integrations',
+    operationId: 'listIntegrations',
+    summary: 'Every sequencer and CRM with its connected accounts',
+    tags,
+    access: { kind: 'apiKey', permission: 'read' },
+    responses: { 200: { description: 'Connection overview', schema: overviewSchema }, ...authErrors },
+    handle: ({ caller }) => integrations.overview(caller.accountId),
+  });
+
+const connectSequencerRoute = ({ integrations }: Pick<Services, 'integrations'>) =>
+  defineRoute({
+    method: 'put',
+    path: '/api/v1/integrations/{sequencer}',
+    operationId: 'connectSequencer',
+    summary:
+      'Connect an email-sequencing tool with its API key (checked with the tool, stored encrypted); the same key again updates the label',
+    tags,
+    access: { kind: 'apiKey', permission: 'write' },
+    params: sequencerParam,
+    // A CRM answers USE_DASHBOARD_OAUTH whatever body came with it.
+    pathCheck: (params) => void requireSequencerName(params.sequencer, 'connect'),
+    body: connectBody,
+    responses: {
+      200: { description: 'Connected', schema: connectedSchema },
+      400: {
+        description: 'A CRM or spreadsheet tool, which connects by OAuth in the dashboard (USE_DASHBOARD_OAUTH)',
+        schema: errorEnvelope,
+      },
+      404: { description: 'No tool of that name (NOT_FOUND)', schema: errorEnvelope },
+      422: {
+        description: 'The tool refused the key (VALIDATION_ERROR on `apiKey`), or an invalid body',
+        schema: errorEnvelope,
+      },
+      ...unavailable,
+      ...authErrors,
+    },
+    handle: ({ caller, params, body }) => integrations.connect(caller.accountId, params.sequencer, body),
+  });
+
+const listSequencerCampaignsRoute = ({ integrations }: Pick<Services, 'integrations'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/integrations/{sequencer}/campaigns',
+    operationId: 'listSequencerCampaigns',
+    summary: "The connected tool's campaigns, whose ids go in `destinations.<tool>.campaignId`",
+    tags,
+    access: { kind: 'apiKey', permission: 'read' },
+    params: sequencerParam,
+    query: campaignsQuery,
+    responses: {
+      200: { description: 'Campaigns', schema: campaignsSchema },
+      400: {
+        description: 'Several accounts of the tool are connected and no `integrationId` names one (INVALID_REQUEST)',
+        schema: errorEnvelope,
+      },
+      404: {
+        description: 'No such tool, a tool without campaigns, or an `integrationId` not of this account (NOT_FOUND)',
+        schema: errorEnvelope,
+      },
+      409: { description: 'The tool is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
+      ...unavailable,
+      ...authErrors,
+    },
+    handle: ({ caller, params, query }) =>
+      integrations.campaigns(caller.accountId, params.sequencer, query.integrationId),
+  });
+
 export function integrationRoutes(services: Services) {
-  const { integrations } = services;
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/integrations',
-      operationId: 'listIntegrations',
-      summary: 'Every sequencer and CRM with its connected accounts',
-      tags,
-      access: { kind: 'apiKey', permission: 'read' },
-      responses: { 200: { description: 'Connection overview', schema: overviewSchema }, ...authErrors },
-      handle: ({ caller }) => integrations.overview(caller.accountId),
-    }),
-    defineRoute({
-      method: 'put',
-      path: '/api/v1/integrations/{sequencer}',
-      operationId: 'connectSequencer',
-      summary:
-        'Connect an email-sequencing tool with its API key (checked with the tool, stored encrypted); the same key again updates the label',
-      tags,
-      access: { kind: 'apiKey', permission: 'write' },
-      params: sequencerParam,
-      // A CRM answers USE_DASHBOARD_OAUTH whatever body came with it.
-      pathCheck: (params) => void requireSequencerName(params.sequencer, 'connect'),
-      body: connectBody,
-      responses: {
-        200: { description: 'Connected', schema: connectedSchema },
-        400: {
-          description: 'A CRM or spreadsheet tool, which connects by OAuth in the dashboard (USE_DASHBOARD_OAUTH)',
-          schema: errorEnvelope,
-        },
-        404: { description: 'No tool of that name (NOT_FOUND)', schema: errorEnvelope },
-        422: {
-          description: 'The tool refused the key (VALIDATION_ERROR on `apiKey`), or an invalid body',
-          schema: errorEnvelope,
-        },
-        ...unavailable,
-        ...authErrors,
-      },
-      handle: ({ caller, params, body }) => integrations.connect(caller.accountId, params.sequencer, body),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/integrations/{sequencer}/campaigns',
-      operationId: 'listSequencerCampaigns',
-      summary: "The connected tool's campaigns, whose ids go in `destinations.<tool>.campaignId`",
-      tags,
-      access: { kind: 'apiKey', permission: 'read' },
-      params: sequencerParam,
-      query: campaignsQuery,
-      responses: {
-        200: { description: 'Campaigns', schema: campaignsSchema },
-        400: {
-          description: 'Several accounts of the tool are connected and no `integrationId` names one (INVALID_REQUEST)',
-          schema: errorEnvelope,
-        },
-        404: {
-          description: 'No such tool, a tool without campaigns, or an `integrationId` not of this account (NOT_FOUND)',
-          schema: errorEnvelope,
-        },
-        409: { description: 'The tool is not connected (INTEGRATION_NOT_CONNECTED)', schema: errorEnvelope },
-        ...unavailable,
-        ...authErrors,
-      },
-      handle: ({ caller, params, query }) =>
-        integrations.campaigns(caller.accountId, params.sequencer, query.integrationId),
-    }),
-  ];
+  return [listIntegrationsRoute(services), connectSequencerRoute(services), listSequencerCampaignsRoute(services)];
 }

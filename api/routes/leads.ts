@@ -76,64 +76,67 @@ export const funnelSchema = z
       'credits. `remaining` after `credits` = `leads` + the candidates the next evaluation of the active signal produces.',
   });
 
+const listSignalLeadsRoute = ({ leads }: Pick<Services, 'leads'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/signals/{signalId}/leads',
+    operationId: 'listSignalLeads',
+    summary: "A signal's leads, newest first; free of charge",
+    tags: ['leads'],
+    access: { kind: 'apiKey', permission: 'read' },
+    params: uuidParam('signalId'),
+    query: leadsQuery,
+    responses: {
+      200: { description: 'Leads page', schema: leadsPageSchema },
+      404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+      ...authErrors,
+    },
+    handle: async ({ caller, params, query }) => {
+      const since = query.since ? new Date(query.since) : undefined;
+      // Ownership is checked inside the page's query: one round trip per page.
+      const page = await leads.ownedPageJson(caller.accountId, params.signalId, {
+        since,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      if (page === null) throw notFound('Signal');
+      return new JsonText(page);
+    },
+  });
+
+const getSignalFunnelRoute = ({ signals, funnel }: Pick<Services, 'signals' | 'funnel'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/signals/{signalId}/funnel',
+    operationId: 'getSignalFunnel',
+    summary: "How many of a signal's candidates each filter removes, over a window of event time",
+    tags: ['leads'],
+    access: { kind: 'apiKey', permission: 'read' },
+    params: uuidParam('signalId'),
+    query: funnelQuery,
+    responses: {
+      200: {
+        description:
+          "Per-stage counts. `remaining` after the last stage (`credits`) counts the candidates that are leads or that the signal's " +
+          'next evaluation produces; the candidates removed by `dailyLeadLimit` and `credits` are deferred, not dropped.',
+        schema: funnelSchema,
+      },
+      400: {
+        description: 'Invalid `from` or `to`, or `from` not before `to` (INVALID_REQUEST)',
+        schema: errorEnvelope,
+      },
+      404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
+      ...authErrors,
+    },
+    handle: async ({ caller, params, query }) => {
+      const signal = await signals.requireOwned(caller.accountId, params.signalId);
+      return funnel.ofSignal(signal, {
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+      });
+    },
+  });
+
 export function leadRoutes(services: Services) {
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/signals/{signalId}/leads',
-      operationId: 'listSignalLeads',
-      summary: "A signal's leads, newest first; free of charge",
-      tags: ['leads'],
-      access: { kind: 'apiKey', permission: 'read' },
-      params: uuidParam('signalId'),
-      query: leadsQuery,
-      responses: {
-        200: { description: 'Leads page', schema: leadsPageSchema },
-        404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
-        ...authErrors,
-      },
-      handle: async ({ caller, params, query }) => {
-        const since = query.since ? new Date(query.since) : undefined;
-        // Ownership is checked inside the page's query: one round trip per page.
-        const page = await services.leads.ownedPageJson(caller.accountId, params.signalId, {
-          since,
-          limit: query.limit,
-          offset: query.offset,
-        });
-        if (page === null) throw notFound('Signal');
-        return new JsonText(page);
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/signals/{signalId}/funnel',
-      operationId: 'getSignalFunnel',
-      summary: "How many of a signal's candidates each filter removes, over a window of event time",
-      tags: ['leads'],
-      access: { kind: 'apiKey', permission: 'read' },
-      params: uuidParam('signalId'),
-      query: funnelQuery,
-      responses: {
-        200: {
-          description:
-            "Per-stage counts. `remaining` after the last stage (`credits`) counts the candidates that are leads or that the signal's " +
-            'next evaluation produces; the candidates removed by `dailyLeadLimit` and `credits` are deferred, not dropped.',
-          schema: funnelSchema,
-        },
-        400: {
-          description: 'Invalid `from` or `to`, or `from` not before `to` (INVALID_REQUEST)',
-          schema: errorEnvelope,
-        },
-        404: { description: 'Unknown signal, or one of another account (NOT_FOUND)', schema: errorEnvelope },
-        ...authErrors,
-      },
-      handle: async ({ caller, params, query }) => {
-        const signal = await services.signals.requireOwned(caller.accountId, params.signalId);
-        return services.funnel.ofSignal(signal, {
-          from: query.from ? new Date(query.from) : undefined,
-          to: query.to ? new Date(query.to) : undefined,
-        });
-      },
-    }),
-  ];
+  return [listSignalLeadsRoute(services), getSignalFunnelRoute(services)];
 }

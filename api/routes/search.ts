@@ -90,37 +90,40 @@ const errors = {
   ...authErrors,
 };
 
+const searchCompaniesRoute = ({ search }: Pick<Services, 'search'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/companies/search',
+    operationId: 'searchCompanies',
+    summary: 'Companies by name or domain and the signal filters (industry, size, headquarters location); free',
+    tags: ['search'],
+    access: { kind: 'apiKey', permission: 'read' },
+    query: companySearchQuery,
+    responses: {
+      200: { description: 'Companies page', schema: z.object({ items: z.array(companySchema), ...pageEnvelope }) },
+      ...errors,
+    },
+    handle: ({ caller, query }) => search.companies(caller, query),
+  });
+
+const searchPeopleRoute = ({ search }: Pick<Services, 'search'>) =>
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/people/search',
+    operationId: 'searchPeople',
+    summary:
+      'People by name, title or company and the signal filters (personas, titles, industry, size, location); free',
+    tags: ['search'],
+    access: { kind: 'apiKey', permission: 'read' },
+    query: peopleSearchQuery,
+    responses: {
+      200: { description: 'People page', schema: z.object({ items: z.array(personSchema), ...pageEnvelope }) },
+      ...errors,
+    },
+    handle: ({ caller, query }) => search.people(caller, query),
+  });
+
 /** Free search of the store with the signal configs' filters; `locations` means headquarters for companies. */
 export function searchRoutes(services: Services) {
-  return [
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/companies/search',
-      operationId: 'searchCompanies',
-      summary: 'Companies by name or domain and the signal filters (industry, size, headquarters location); free',
-      tags: ['search'],
-      access: { kind: 'apiKey', permission: 'read' },
-      query: companySearchQuery,
-      responses: {
-        200: { description: 'Companies page', schema: z.object({ items: z.array(companySchema), ...pageEnvelope }) },
-        ...errors,
-      },
-      handle: ({ caller, query }) => services.search.companies(caller, query),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/v1/people/search',
-      operationId: 'searchPeople',
-      summary:
-        'People by name, title or company and the signal filters (personas, titles, industry, size, location); free',
-      tags: ['search'],
-      access: { kind: 'apiKey', permission: 'read' },
-      query: peopleSearchQuery,
-      responses: {
-        200: { description: 'People page', schema: z.object({ items: z.array(personSchema), ...pageEnvelope }) },
-        ...errors,
-      },
-      handle: ({ caller, query }) => services.search.people(caller, query),
-    }),
-  ];
+  return [searchCompaniesRoute(services), searchPeopleRoute(services)];
 }

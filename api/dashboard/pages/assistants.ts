@@ -16,98 +16,88 @@ const WHAT_IT_MAY_DO: Record<Permission, string> = {
   enrich: 'look up contacts, which spends credits',
 };
 
-/**
- * Assistants signing in to /mcp: the consent page the authorization server sends a person to
- * (signed in first, as any page), and the list of assistants let in, each revocable.
- */
-export function assistantRoutes(
-  router: Router<DashboardState>,
-  services: Services,
-  authorization: AssistantAuthorization,
-): void {
-  const { assistantGrants } = services;
-
-  /** The sign-in attempt behind the page, read from the authorization server's interaction cookie. */
-  const interactionOf = async (ctx: DashboardContext) => {
-    const provider = authorization.providerFor(authorization.originOf(ctx));
-    const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => null);
-    if (!details || details.uid !== ctx.params.uid)
-      throw new AppError(
-        400,
-        'SIGN_IN_EXPIRED',
-        "This assistant's sign-in has expired or was started in another browser. Start it again from the assistant.",
-      );
-    const clientId = String(details.params.client_id);
-    const client = await provider.Client.find(clientId);
-    if (!client) throw notFound('Assistant');
-    const redirectUri = String(details.params.redirect_uri);
-    return {
-      provider,
-      details,
-      clientId,
-      clientName: client.clientName ? String(client.clientName) : clientId,
-      redirectUri,
-      resource: String(details.params.resource ?? authorization.resourceUrl(authorization.originOf(ctx))),
-      requested: permissionsOf(String(details.params.scope ?? PERMISSIONS.join(' '))),
-      scopes: String(details.params.scope ?? PERMISSIONS.join(' '))
-        .split(' ')
-        .filter(Boolean),
-    };
-  };
-
-  /** The form leaves for the assistant's redirect URL in the end: the page's CSP must allow it. */
-  const allowFormTo = (ctx: DashboardContext, redirectUri: string) => {
-    const target = new URL(redirectUri);
-    const source = target.protocol === 'https:' || target.protocol === 'http:' ? target.origin : target.protocol;
-    ctx.set(
-      'Content-Security-Policy',
-      CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${source}`),
+/** The sign-in attempt behind the page, read from the authorization server's interaction cookie. */
+const interactionOf = async (authorization: AssistantAuthorization, ctx: DashboardContext) => {
+  const provider = authorization.providerFor(authorization.originOf(ctx));
+  const details = await provider.interactionDetails(ctx.req, ctx.res).catch(() => null);
+  if (!details || details.uid !== ctx.params.uid)
+    throw new AppError(
+      400,
+      'SIGN_IN_EXPIRED',
+      "This assistant's sign-in has expired or was started in another browser. Start it again from the assistant.",
     );
+  const clientId = String(details.params.client_id);
+  const client = await provider.Client.find(clientId);
+  if (!client) throw notFound('Assistant');
+  const redirectUri = String(details.params.redirect_uri);
+  return {
+    provider,
+    details,
+    clientId,
+    clientName: client.clientName ? String(client.clientName) : clientId,
+    redirectUri,
+    resource: String(details.params.resource ?? authorization.resourceUrl(authorization.originOf(ctx))),
+    requested: permissionsOf(String(details.params.scope ?? PERMISSIONS.join(' '))),
+    scopes: String(details.params.scope ?? PERMISSIONS.join(' '))
+      .split(' ')
+      .filter(Boolean),
   };
+};
 
-  router.get(`${CONSENT_PATH}/:uid`, async (ctx) => {
-    const session = signedIn(ctx);
-    const asked = await interactionOf(ctx);
-    allowFormTo(ctx, asked.redirectUri);
-    const requested = asked.requested.length ? asked.requested : [...PERMISSIONS];
-    send(
-      ctx,
-      page({
-        title: 'Let an assistant in?',
-        session,
-        body: html`<section class="card">
-          <p>
-            <strong id="assistant-name">${asked.clientName}</strong> asks to use this account's tools as
-            <strong id="signed-in-as">${session.email}</strong>. It will come back to
-            <code>${new URL(asked.redirectUri).host}</code>.
-          </p>
-          <form class="stack" method="post" action="${CONSENT_PATH}/${asked.details.uid}">
-            ${csrfField(session.csrfToken)}
-            <fieldset>
-              <legend>It may</legend>
-              ${requested.map(
-                (p) =>
-                  html`<label
-                    ><input type="checkbox" name="permissions" value="${p}" checked /> ${p}: ${WHAT_IT_MAY_DO[p]}</label
-                  >`,
-              )}
-            </fieldset>
-            <p class="hint">
-              Calls it makes spend this account's credits and share its rate limit, as an API key does.
-            </p>
-            <div class="actions">
-              <button type="submit" name="decision" value="allow">Allow</button>
-              <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-            </div>
-          </form>
-        </section>`,
-      }),
-    );
-  });
+/** The form leaves for the assistant's redirect URL in the end: the page's CSP must allow it. */
+const allowFormTo = (ctx: DashboardContext, redirectUri: string) => {
+  const target = new URL(redirectUri);
+  const source = target.protocol === 'https:' || target.protocol === 'http:' ? target.origin : target.protocol;
+  ctx.set(
+    'Content-Security-Policy',
+    CONTENT_SECURITY_POLICY.replace("form-action 'self'", `form-action 'self' ${source}`),
+  );
+};
 
-  router.post(`${CONSENT_PATH}/:uid`, async (ctx) => {
+const consentPage = (authorization: AssistantAuthorization) => async (ctx: DashboardContext) => {
+  const session = signedIn(ctx);
+  const asked = await interactionOf(authorization, ctx);
+  allowFormTo(ctx, asked.redirectUri);
+  const requested = asked.requested.length ? asked.requested : [...PERMISSIONS];
+  send(
+    ctx,
+    page({
+      title: 'Let an assistant in?',
+      session,
+      body: html`<section class="card">
+        <p>
+          <strong id="assistant-name">${asked.clientName}</strong> asks to use this account's tools as
+          <strong id="signed-in-as">${session.email}</strong>. It will come back to
+          <code>${new URL(asked.redirectUri).host}</code>.
+        </p>
+        <form class="stack" method="post" action="${CONSENT_PATH}/${asked.details.uid}">
+          ${csrfField(session.csrfToken)}
+          <fieldset>
+            <legend>It may</legend>
+            ${requested.map(
+              (p) =>
+                html`<label
+                  ><input type="checkbox" name="permissions" value="${p}" checked /> ${p}: ${WHAT_IT_MAY_DO[p]}</label
+                >`,
+            )}
+          </fieldset>
+          <p class="hint">Calls it makes spend this account's credits and share its rate limit, as an API key does.</p>
+          <div class="actions">
+            <button type="submit" name="decision" value="allow">Allow</button>
+            <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+          </div>
+        </form>
+      </section>`,
+    }),
+  );
+};
+
+const decideConsent =
+  (services: Pick<Services, 'assistantGrants'>, authorization: AssistantAuthorization) =>
+  async (ctx: DashboardContext) => {
+    const { assistantGrants } = services;
     const session = signedIn(ctx);
-    const asked = await interactionOf(ctx);
+    const asked = await interactionOf(authorization, ctx);
     const form = ctx.state.form as URLSearchParams;
     const chosen = permissionsOf(form.getAll('permissions').join(' ')).filter((p) => asked.requested.includes(p));
     let result;
@@ -165,69 +155,95 @@ export function assistantRoutes(
     });
     ctx.status = 303;
     ctx.redirect(returnTo);
-  });
-
-  const render = async (ctx: DashboardContext, notice?: Notice) => {
-    const session = signedIn(ctx);
-    const grants = await assistantGrants.list(session.accountId);
-    const origin = authorization.originOf(ctx);
-    send(
-      ctx,
-      page({
-        title: 'Assistants',
-        section: '/assistants',
-        session,
-        notice,
-        body: html`<section class="card">
-            <p>
-              Assistants (Claude, ChatGPT, editors) reach this account's tools at
-              <code>${authorization.resourceUrl(origin)}</code>. Add that URL to the assistant; it signs in here.
-            </p>
-          </section>
-          <section class="card">
-            <h2>Let in</h2>
-            <table class="responsive">
-              <thead>
-                <tr>
-                  <th>Assistant</th>
-                  <th>Granted by</th>
-                  <th>May</th>
-                  <th>Granted</th>
-                  <th>Last used</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${grants.map(
-                  (g) =>
-                    html`<tr>
-                      <td data-label="Assistant">${g.clientName}</td>
-                      <td data-label="Granted by">${g.grantedBy}</td>
-                      <td data-label="May">${g.permissions.join(', ')}</td>
-                      <td data-label="Granted">${dateTime(g.createdAt)}</td>
-                      <td data-label="Last used">${g.lastUsedAt ? dateTime(g.lastUsedAt) : 'never'}</td>
-                      <td>
-                        ${postButton(session, `/assistants/${g.id}/revoke`, 'Revoke', {
-                          style: 'danger',
-                          confirm: `Revoke ${g.clientName}? Its next call is refused.`,
-                        })}
-                      </td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>
-            ${grants.length === 0 ? html`<p>No assistant yet.</p>` : ''}
-          </section>`,
-      }),
-    );
   };
 
-  router.get('/assistants', (ctx) => render(ctx));
-  router.post('/assistants/:grantId/revoke', async (ctx) => {
+const render = async (
+  services: Pick<Services, 'assistantGrants'>,
+  authorization: AssistantAuthorization,
+  ctx: DashboardContext,
+  notice?: Notice,
+) => {
+  const { assistantGrants } = services;
+  const session = signedIn(ctx);
+  const grants = await assistantGrants.list(session.accountId);
+  const origin = authorization.originOf(ctx);
+  send(
+    ctx,
+    page({
+      title: 'Assistants',
+      section: '/assistants',
+      session,
+      notice,
+      body: html`<section class="card">
+          <p>
+            Assistants (Claude, ChatGPT, editors) reach this account's tools at
+            <code>${authorization.resourceUrl(origin)}</code>. Add that URL to the assistant; it signs in here.
+          </p>
+        </section>
+        <section class="card">
+          <h2>Let in</h2>
+          <table class="responsive">
+            <thead>
+              <tr>
+                <th>Assistant</th>
+                <th>Granted by</th>
+                <th>May</th>
+                <th>Granted</th>
+                <th>Last used</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${grants.map(
+                (g) =>
+                  html`<tr>
+                    <td data-label="Assistant">${g.clientName}</td>
+                    <td data-label="Granted by">${g.grantedBy}</td>
+                    <td data-label="May">${g.permissions.join(', ')}</td>
+                    <td data-label="Granted">${dateTime(g.createdAt)}</td>
+                    <td data-label="Last used">${g.lastUsedAt ? dateTime(g.lastUsedAt) : 'never'}</td>
+                    <td>
+                      ${postButton(session, `/assistants/${g.id}/revoke`, 'Revoke', {
+                        style: 'danger',
+                        confirm: `Revoke ${g.clientName}? Its next call is refused.`,
+                      })}
+                    </td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>
+          ${grants.length === 0 ? html`<p>No assistant yet.</p>` : ''}
+        </section>`,
+    }),
+  );
+};
+
+const assistantsPage =
+  (services: Pick<Services, 'assistantGrants'>, authorization: AssistantAuthorization) => (ctx: DashboardContext) =>
+    render(services, authorization, ctx);
+
+const revokeAssistant =
+  (services: Pick<Services, 'assistantGrants'>, authorization: AssistantAuthorization) =>
+  async (ctx: DashboardContext) => {
+    const { assistantGrants } = services;
     const session = signedIn(ctx);
     const grantId = String(ctx.params.grantId);
     if (!isUuid(grantId)) throw notFound('Assistant');
     await assistantGrants.revoke(session.accountId, grantId);
-    await render(ctx, { kind: 'ok', text: 'Assistant revoked: its next call is refused.' });
-  });
+    await render(services, authorization, ctx, { kind: 'ok', text: 'Assistant revoked: its next call is refused.' });
+  };
+
+/**
+ * Assistants signing in to /mcp: the consent page the authorization server sends a person to
+ * (signed in first, as any page), and the list of assistants let in, each revocable.
+ */
+export function assistantRoutes(
+  router: Router<DashboardState>,
+  services: Services,
+  authorization: AssistantAuthorization,
+): void {
+  router.get(`${CONSENT_PATH}/:uid`, consentPage(authorization));
+  router.post(`${CONSENT_PATH}/:uid`, decideConsent(services, authorization));
+  router.get('/assistants', assistantsPage(services, authorization));
+  router.post('/assistants/:grantId/revoke', revokeAssistant(services, authorization));
 }

@@ -17,7 +17,7 @@ const usageFilters = z.object({
 });
 
 /** Balance and the usage list, filtered by dates (UTC days, inclusive) and signal. */
-export function creditRoutes(router: Router<DashboardState>, services: Services): void {
+export function creditRoutes(router: Router<DashboardState>, services: Pick<Services, 'credits' | 'signals'>): void {
   router.get('/credits', async (ctx) => {
     const session = signedIn(ctx);
     const filters = usageFilters.parse({

@@ -9,7 +9,10 @@ import { credits } from './format';
 import { signalTable } from './signal-parts';
 
 /** Balance, the last 30 days as a chart, and the active signals. */
-export function overviewRoutes(router: Router<DashboardState>, services: Services): void {
+export function overviewRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'accountActivity' | 'credits' | 'signals'>,
+): void {
   router.get('/', async (ctx) => {
     const session = signedIn(ctx);
     const [balance, days, active] = await Promise.all([

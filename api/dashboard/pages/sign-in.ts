@@ -51,7 +51,10 @@ function credentialsForm(
   </form>`;
 }
 
-export function signInRoutes(router: Router<DashboardState>, services: Services): void {
+export function signInRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'config' | 'members' | 'signUps' | 'memberSessions' | 'signInThrottle' | 'assistantGrants'>,
+): void {
   const { members, signUps, memberSessions, signInThrottle, assistantGrants } = services;
 
   const signInPage = (ctx: DashboardContext, notice?: Notice, email?: string, status = 200) =>

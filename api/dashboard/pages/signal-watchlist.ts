@@ -74,84 +74,97 @@ function entryRow(session: MemberSession, signalId: string, entry: ReviewedEntry
   </tr>`;
 }
 
-/**
- * A watchlist's entries (issue 38, item 3): paged, searched by name, domain or page, each with
- * what it binds now or why not yet; an entry is removed with the REST operation's service.
- */
-export function watchlistRoutes(router: Router<DashboardState>, services: Services): void {
-  const watchlistOf = async (ctx: DashboardContext) => {
-    const session = signedIn(ctx);
-    const id = String(ctx.params.signalId);
-    if (!isUuid(id)) throw notFound('Signal');
-    const signal = await services.signals.get(session.accountId, id);
-    if (!signalType(signal.signalTypeId).watchesCompanies) throw notFound('Watchlist');
-    return { session, signal };
-  };
+const watchlistOf = async (services: Pick<Services, 'signals'>, ctx: DashboardContext) => {
+  const session = signedIn(ctx);
+  const id = String(ctx.params.signalId);
+  if (!isUuid(id)) throw notFound('Signal');
+  const signal = await services.signals.get(session.accountId, id);
+  if (!signalType(signal.signalTypeId).watchesCompanies) throw notFound('Watchlist');
+  return { session, signal };
+};
 
-  const render = async (ctx: DashboardContext, notice?: Notice) => {
-    const { session, signal } = await watchlistOf(ctx);
-    const search = String(ctx.query.q ?? '').trim();
-    const pageNo = Math.max(1, Math.min(100_000, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
-    const [list, counts] = await Promise.all([
-      services.watchlistMatches.page(signal.id, {
-        search,
-        limit: ENTRIES_PER_PAGE,
-        offset: (pageNo - 1) * ENTRIES_PER_PAGE,
-      }),
-      services.watchlistMatches.counts(signal.id),
-    ]);
-    const base = `/signals/${signal.id}/watchlist`;
-    const query = (n: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(n) })}`;
-    send(
-      ctx,
-      page({
-        title: `Watchlist of ${signal.name}`,
-        section: '/signals',
-        session,
-        notice,
-        body: html`<section class="card">
-            <p data-watchlist="summary">${matchSummary(counts)}</p>
-            <form method="get" action="${base}" class="actions" role="search">
-              <div>
-                <label for="q">Search by name, domain or company page</label
-                ><input id="q" name="q" type="search" value="${search}" />
-              </div>
-              <div><button type="submit" class="secondary">Search</button></div>
-              ${search ? html`<a href="${base}">Show every entry</a>` : ''}
-            </form>
-            <table class="responsive" id="watched-entries">
-              <thead>
-                <tr>
-                  <th>Entry</th>
-                  <th>Match</th>
-                  <th>Added</th>
-                  <th></th>
-                </tr>
-              </thead>
-              <tbody>
-                ${list.items.map((entry) => entryRow(session, signal.id, entry, query(pageNo)))}
-              </tbody>
-            </table>
-            ${list.items.length === 0 ? html`<p>${search ? 'No entry holds this text.' : 'No entry yet.'}</p>` : ''}
-            <nav class="pager" aria-label="Watchlist pages">
-              ${pageNo > 1 ? html`<a href="${base}${query(pageNo - 1)}">Previous</a>` : ''}<span>${search ? `${list.total} found` : `${list.total} in total`}</span>${list.hasMore ? html`<a href="${base}${query(pageNo + 1)}">Next</a>` : ''}
-            </nav>
-          </section>
-          <p>
-            <a href="/signals/${signal.id}/edit">Add companies</a> ·
-            <a href="/signals/${signal.id}">Back to the signal</a>
-          </p>`,
-      }),
-    );
-  };
+const render = async (
+  services: Pick<Services, 'signals' | 'watchlistMatches'>,
+  ctx: DashboardContext,
+  notice?: Notice,
+) => {
+  const { session, signal } = await watchlistOf(services, ctx);
+  const search = String(ctx.query.q ?? '').trim();
+  const pageNo = Math.max(1, Math.min(100_000, Number.parseInt(String(ctx.query.page ?? '1'), 10) || 1));
+  const [list, counts] = await Promise.all([
+    services.watchlistMatches.page(signal.id, {
+      search,
+      limit: ENTRIES_PER_PAGE,
+      offset: (pageNo - 1) * ENTRIES_PER_PAGE,
+    }),
+    services.watchlistMatches.counts(signal.id),
+  ]);
+  const base = `/signals/${signal.id}/watchlist`;
+  const query = (n: number) => `?${new URLSearchParams({ ...(search ? { q: search } : {}), page: String(n) })}`;
+  send(
+    ctx,
+    page({
+      title: `Watchlist of ${signal.name}`,
+      section: '/signals',
+      session,
+      notice,
+      body: html`<section class="card">
+          <p data-watchlist="summary">${matchSummary(counts)}</p>
+          <form method="get" action="${base}" class="actions" role="search">
+            <div>
+              <label for="q">Search by name, domain or company page</label
+              ><input id="q" name="q" type="search" value="${search}" />
+            </div>
+            <div><button type="submit" class="secondary">Search</button></div>
+            ${search ? html`<a href="${base}">Show every entry</a>` : ''}
+          </form>
+          <table class="responsive" id="watched-entries">
+            <thead>
+              <tr>
+                <th>Entry</th>
+                <th>Match</th>
+                <th>Added</th>
+                <th></th>
+              </tr>
+            </thead>
+            <tbody>
+              ${list.items.map((entry) => entryRow(session, signal.id, entry, query(pageNo)))}
+            </tbody>
+          </table>
+          ${list.items.length === 0 ? html`<p>${search ? 'No entry holds this text.' : 'No entry yet.'}</p>` : ''}
+          <nav class="pager" aria-label="Watchlist pages">
+            ${pageNo > 1 ? html`<a href="${base}${query(pageNo - 1)}">Previous</a>` : ''}<span>${search ? `${list.total} found` : `${list.total} in total`}</span>${list.hasMore ? html`<a href="${base}${query(pageNo + 1)}">Next</a>` : ''}
+          </nav>
+        </section>
+        <p>
+          <a href="/signals/${signal.id}/edit">Add companies</a> ·
+          <a href="/signals/${signal.id}">Back to the signal</a>
+        </p>`,
+    }),
+  );
+};
 
-  router.get('/signals/:signalId/watchlist', (ctx) => render(ctx));
-  router.post('/signals/:signalId/watchlist/:entryId/remove', async (ctx) => {
-    const { signal } = await watchlistOf(ctx);
+const watchlistPage = (services: Pick<Services, 'signals' | 'watchlistMatches'>) => (ctx: DashboardContext) =>
+  render(services, ctx);
+
+const removeWatchedEntry =
+  (services: Pick<Services, 'signals' | 'watchlistMatches' | 'watchlists'>) => async (ctx: DashboardContext) => {
+    const { signal } = await watchlistOf(services, ctx);
     const entryId = String(ctx.params.entryId);
     if (!isUuid(entryId)) throw notFound('Watched entry');
     const { removed } = await services.watchlists.remove(signal.id, { ids: [entryId] });
     if (removed === 0) throw notFound('Watched entry');
-    await render(ctx, { kind: 'ok', text: 'Entry removed: its events no longer reach this watchlist.' });
-  });
+    await render(services, ctx, { kind: 'ok', text: 'Entry removed: its events no longer reach this watchlist.' });
+  };
+
+/**
+ * A watchlist's entries (issue 38, item 3): paged, searched by name, domain or page, each with
+ * what it binds now or why not yet; an entry is removed with the REST operation's service.
+ */
+export function watchlistRoutes(
+  router: Router<DashboardState>,
+  services: Pick<Services, 'signals' | 'watchlistMatches' | 'watchlists'>,
+): void {
+  router.get('/signals/:signalId/watchlist', watchlistPage(services));
+  router.post('/signals/:signalId/watchlist/:entryId/remove', removeWatchedEntry(services));
 }
