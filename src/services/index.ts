@@ -89,7 +89,7 @@ export function createServices(deps: ServiceDeps) {
   const arrivals = new ArrivalAnnouncer(
     deps.db,
     deps.logger,
-    deps.wakeSignal ?? (deps.temporal ? wakeByMessage(deps.temporal) : undefined),
+    deps.wakeSignal ?? (deps.temporal && deps.config.SIGNAL_WAKE_ON_ARRIVAL ? wakeByMessage(deps.temporal) : undefined),
     { windowMs: deps.config.SIGNAL_WAKE_WINDOW, sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS },
   );
   const signals = new Signals(deps.db, {
