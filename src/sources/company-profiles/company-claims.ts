@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { nameKeyOf } from '../../catalogue/identifiers';
-import { changed, rows } from '../../db/sql';
+import { changed, execute, rows } from '../../db/sql';
 import type { Ingestion } from '../../services/ingestion/ingestion';
 
 /**
@@ -82,7 +82,7 @@ export class CompanyClaims {
     }
     const corroborated = await changed(this.db, CORROBORATE);
     if (corroborated.count > 0) this.ingestion?.announce([{ table: 'companies', inserted: false }]);
-    await changed(this.db, RECORD_CLAIMS);
+    await execute(this.db, RECORD_CLAIMS);
     return added;
   }
 
