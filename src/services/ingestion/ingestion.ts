@@ -93,12 +93,12 @@ export class Ingestion {
 
     let inserted = 0;
     let valid = 0;
-    const arrived: ArrivedRow[] = [];
 
     valid += companies.length;
     const newCompanies = await this.insertCompanies(companies.map((c) => c.record));
     inserted += newCompanies;
-    if (newCompanies > 0) arrived.push({ table: 'companies', inserted: true });
+    // Announced as each statement commits, so a later failure leaves nothing committed unannounced.
+    if (newCompanies > 0) this.arrivals?.announce([{ table: 'companies', inserted: true }]);
 
     const knownCompanies = new Set(companies.map((c) => c.record.id));
     await this.addStored(
@@ -115,7 +115,7 @@ export class Ingestion {
     valid += placedPeople.length;
     const newPeople = await this.insertPeople(placedPeople.map((p) => p.record));
     inserted += newPeople;
-    if (newPeople > 0) arrived.push({ table: 'people' });
+    if (newPeople > 0) this.arrivals?.announce([{ table: 'people' }]);
 
     const knownPeople = new Set(placedPeople.map((p) => p.record.id));
     await this.addStored(
@@ -137,22 +137,24 @@ export class Ingestion {
     // One deal, one event: a deal's later records are linked to its first (./deal-sightings.ts).
     const deals = placedEvents.filter((e) => e.record.type === 'mergers_acquisitions');
     const eventTypes = new Set<string>();
-    inserted += await this.insertEvents(
-      placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
-      this.db,
-      eventTypes,
-    );
+    try {
+      inserted += await this.insertEvents(
+        placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
+        this.db,
+        eventTypes,
+      );
+    } finally {
+      this.arrivals?.announce([...eventTypes].map((type) => ({ table: 'events', type })));
+    }
     for (const { record } of deals) {
       const placed = await this.deals.place(record, options.dealParties?.get(record.id) ?? null, (manager) =>
         this.insertEvents([record], manager),
       );
       if (placed.kind === 'new') {
         inserted += 1;
-        eventTypes.add(record.type);
+        this.arrivals?.announce([{ table: 'events', type: record.type }]);
       }
     }
-    for (const type of eventTypes) arrived.push({ table: 'events', type });
-    this.arrivals?.announce(arrived);
 
     errors.sort((a, b) => a.line - b.line);
     return {
@@ -265,7 +267,7 @@ export class Ingestion {
     return inserted;
   }
 
-  /** Adds the types of the events it inserted to `types`. */
+  /** Adds the types of the events it inserted to `types` (all chunks, announced once). */
   private async insertEvents(records: EventRecord[], db: Queryable = this.db, types?: Set<string>): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, BATCH_SIZE)) {
