@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     stopping = true;
     await api.close();
     await metricsServer?.close();
+    // Rows the last requests wrote still wake their signals.
+    await services.arrivals.close();
     await closeTemporal(temporal);
     await db.destroy();
     await tracing?.shutdown();

@@ -78,7 +78,14 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SECRETS_KEY: z
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
+    /** The timed evaluation: the safety net for what no written row announces (docs/decisions/wake-on-arrival.md). */
     SIGNAL_EVALUATION_INTERVAL: duration('15m'),
+    /** Written rows wake the signals they may concern (docs/decisions/wake-on-arrival.md); off: only the timer evaluates. */
+    SIGNAL_WAKE_ON_ARRIVAL: bool(true),
+    /** Rows written within this window wake their signals together: a burst wakes each signal once. */
+    SIGNAL_WAKE_WINDOW: duration('1s'),
+    /** Wake messages in flight at once, per process. */
+    SIGNAL_WAKE_SENDS: int(20),
     /** How often every signal is checked against its workflow; the outbox is mended every 30 s (docs/decisions/signals.md). */
     SIGNAL_SWEEP_INTERVAL: duration('1d'),
     // `full` reads each signal's whole window every evaluation, as before incremental evaluation.

@@ -78,6 +78,8 @@ async function main(): Promise<void> {
     : undefined;
   await running;
   await demoFeed?.stop();
+  // Rows the last source runs wrote still wake their signals.
+  await services.arrivals.close();
   await services.documents.close();
   await metricsServer?.close();
   await connection.close();

@@ -56,6 +56,7 @@ export async function signalWorkflow(input: SignalWorkflowInput): Promise<void> 
   setHandler(signalWorkflowMessages.resume, () => run.resume());
   setHandler(signalWorkflowMessages.configChanged, () => run.wake());
   setHandler(signalWorkflowMessages.evaluateNow, () => run.wake());
+  setHandler(signalWorkflowMessages.eventsArrived, () => run.wake());
   setHandler(signalWorkflowMessages.delete, () => run.delete());
   setHandler(signalWorkflowStateQuery, () => run.state());
 

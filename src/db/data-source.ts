@@ -36,6 +36,7 @@ import { CompaniesHouse1732242200000 } from './migrations/1732242200000-companie
 import { FairSources1732242640000 } from './migrations/1732242640000-fair-sources';
 import { SignUpRequests1732242690000 } from './migrations/1732242690000-sign-up-requests';
 import { SignalWorkflowOutbox1732242760000 } from './migrations/1732242760000-signal-workflow-outbox';
+import { SignalWakeKeys1732242800000 } from './migrations/1732242800000-signal-wake-keys';
 import { AwardFeeds1732242720000 } from './migrations/1732242720000-award-feeds';
 import { DealSightings1732242710000 } from './migrations/1732242710000-deal-sightings';
 import { SecFilings1732242711000 } from './migrations/1732242711000-sec-filings';
@@ -77,6 +78,7 @@ export const migrations = [
   SecFormDOffering1732242660000,
   SignUpRequests1732242690000,
   SignalWorkflowOutbox1732242760000,
+  SignalWakeKeys1732242800000,
   AwardFeeds1732242720000,
   DealSightings1732242710000,
   SecFilings1732242711000,

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Client } from '@temporalio/client';
+import { Client, WorkflowNotFoundError } from '@temporalio/client';
 import { Config } from '../config';
 import { Logger } from '../logger';
 import { SecretBox } from '../crypto/secret-box';
@@ -17,6 +17,8 @@ import { WatchlistMatches } from './signals/watchlist-matches';
 import { Signals } from './signals/signals';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { SignalReconciliation } from './signals/reconciliation';
+import { ArrivalAnnouncer, type WakeSignal } from './signals/arrivals';
+import { signalWorkflowId, signalWorkflowMessages } from '../temporal/contract';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
@@ -57,6 +59,19 @@ export interface ServiceDeps {
   temporal?: Client;
   /** Tests pass their own to move business time. */
   clock?: Clock;
+  /** How a signal is woken for arrived rows; a message to its workflow unless a test passes its own. */
+  wakeSignal?: WakeSignal;
+}
+
+/** The `eventsArrived` message; a signal with no running workflow has nothing to hear (the outbox starts it). */
+function wakeByMessage(temporal: Client): WakeSignal {
+  return async (signalId) => {
+    try {
+      await temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages.eventsArrived);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  };
 }
 
 /** The business rules, built once per process and shared by REST, the tool server and activities. */
@@ -71,6 +86,12 @@ export function createServices(deps: ServiceDeps) {
   const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   const apiKeys = new ApiKeys(deps.db, secrets);
+  const arrivals = new ArrivalAnnouncer(
+    deps.db,
+    deps.logger,
+    deps.wakeSignal ?? (deps.temporal && deps.config.SIGNAL_WAKE_ON_ARRIVAL ? wakeByMessage(deps.temporal) : undefined),
+    { windowMs: deps.config.SIGNAL_WAKE_WINDOW, sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS },
+  );
   const signals = new Signals(deps.db, {
     config: deps.config,
     clock,
@@ -119,7 +140,8 @@ export function createServices(deps: ServiceDeps) {
     funnel: new Funnel(analysisDb, clock),
     leadEvidence: new LeadEvidence(deps.db),
     accountScores: new AccountScores(deps.db, clock),
-    ingestion: new Ingestion(deps.db),
+    arrivals,
+    ingestion: new Ingestion(deps.db, arrivals),
     enrichment: createEnrichment(deps, credits),
     search: new Search(deps.db),
     members,

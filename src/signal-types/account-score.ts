@@ -9,7 +9,13 @@ import {
 } from './kit/account-score';
 import type { Candidate } from './kit/candidate';
 import type { EvaluationPlan } from './kit/evaluation-rules';
-import { MARKET_WIDE_READS, marketWideFields, marketWidePlan, reviewMarketWide } from './kit/market-wide';
+import {
+  MARKET_WIDE_READS,
+  marketWideFields,
+  marketWidePlan,
+  marketWideWakeKeys,
+  reviewMarketWide,
+} from './kit/market-wide';
 import { defineSignalType } from './kit/signal-type';
 
 export const DEFAULT_THRESHOLD = 60;
@@ -154,6 +160,8 @@ export const accountScoreSignal = defineSignalType<AccountScoreConfig>({
   reviewSettings: reviewMarketWide,
   evaluationPlan,
   reads: MARKET_WIDE_READS,
+  // A crossing depends on all the company's scored events: any of their kinds.
+  wakeKeys: (config) => marketWideWakeKeys(SCORED_EVENT_TYPES, config),
   testSendSample: {
     event_type: 'fundraising',
     data: {

@@ -7,7 +7,13 @@ import {
 } from '../catalogue/market-signals';
 import type { Signal } from '../db/entities/signal';
 import type { EvaluationPlan } from './kit/evaluation-rules';
-import { MARKET_WIDE_READS, marketWideFields, marketWidePlan, reviewMarketWide } from './kit/market-wide';
+import {
+  MARKET_WIDE_READS,
+  marketWideFields,
+  marketWidePlan,
+  marketWideWakeKeys,
+  reviewMarketWide,
+} from './kit/market-wide';
 import { defineSignalType } from './kit/signal-type';
 
 const usd = z.number().min(0).max(1e12);
@@ -103,6 +109,7 @@ export const fundraising = defineSignalType<FundraisingConfig>({
   reviewSettings: reviewMarketWide,
   evaluationPlan,
   reads: MARKET_WIDE_READS,
+  wakeKeys: (config) => marketWideWakeKeys(FUNDRAISING_EVENT_TYPE, config),
   testSendSample: {
     event_type: 'fundraising',
     data: { funding_stage: 'Series B', funding_amount_usd: 25_000_000, announcement_date: '2026-11-20' },

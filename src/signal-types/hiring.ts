@@ -4,7 +4,13 @@ import { DEPARTMENTS, SENIORITIES } from '../catalogue/personas';
 import type { Signal } from '../db/entities/signal';
 import { escapeRegex, locationClause, type EvaluationPlan, type PlaceColumns } from './kit/evaluation-rules';
 import { textList } from './kit/config';
-import { MARKET_WIDE_READS, marketWideFields, marketWidePlan, reviewMarketWide } from './kit/market-wide';
+import {
+  MARKET_WIDE_READS,
+  marketWideFields,
+  marketWidePlan,
+  marketWideWakeKeys,
+  reviewMarketWide,
+} from './kit/market-wide';
 import { defineSignalType } from './kit/signal-type';
 
 export const hiringConfig = z.strictObject({
@@ -95,6 +101,7 @@ export const hiring = defineSignalType<HiringConfig>({
   reviewSettings: reviewMarketWide,
   evaluationPlan,
   reads: MARKET_WIDE_READS,
+  wakeKeys: (config) => marketWideWakeKeys(HIRING_EVENT_TYPE, config),
   testSendSample: {
     event_type: 'job_offers',
     data: {

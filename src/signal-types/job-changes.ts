@@ -18,6 +18,7 @@ import {
 import { companyFilterFields, personaName, textList } from './kit/config';
 import { reviewIndustries, type SettingsReview } from './kit/settings-warnings';
 import { defineSignalType } from './kit/signal-type';
+import { keysOfKinds } from './kit/wake-keys';
 
 export const MIN_JOB_AGE_DAYS = 180;
 
@@ -117,6 +118,8 @@ export const jobChanges = defineSignalType<JobChangesConfig>({
   reviewSettings,
   evaluationPlan,
   reads,
+  // The lead is the event's person: their changes matter whatever the config.
+  wakeKeys: () => keysOfKinds(['job_change'], true),
   testSendSample: {
     event_type: 'job_change',
     data: {

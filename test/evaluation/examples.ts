@@ -111,4 +111,26 @@ export const EXAMPLES: { name: string; scenario: Scenario }[] = [
       ],
     },
   },
+  {
+    name: 'fundraising, industryFilters: a company that moves into the industry brings its old round in (wakes by company)',
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: 'refuse',
+      config: { industryFilters: ['Financial Services'] },
+      events: [{ type: 'fundraising', company: 0, person: null, minutes: -60, variant: 0 }],
+      commands: [{ do: 'evaluate' }, { do: 'changeCompany', company: 0, industry: 1 }, { do: 'evaluate' }],
+    },
+  },
+  {
+    name: 'job changes: a person whose new title matches brings their old job change in (wakes by person)',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Financial Officer'] },
+      events: [{ type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 }],
+      commands: [{ do: 'evaluate' }, { do: 'changePerson', person: 0, title: 1 }, { do: 'evaluate' }],
+    },
+  },
 ];

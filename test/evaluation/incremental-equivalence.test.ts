@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SIGNAL_TYPES } from '../../src/signal-types/registry';
-import { scenarioOf, type Scenario, type SignalKind } from './scenario';
+import { scenarioOf, type Command, type Scenario, type SignalKind } from './scenario';
 import { Twins } from './twins';
 import { EXAMPLES } from './examples';
 import { World, emptyWorld, openWorld, type OpenWorld } from './world';
@@ -18,10 +18,20 @@ import { World, emptyWorld, openWorld, type OpenWorld } from './world';
  * that were hard to generate.
  *
  * Runs are seeded; the seed is printed, and FC_SEED replays one (FC_RUNS sets the runs per type).
+ *
+ * Wake on arrival (docs/decisions/wake-on-arrival.md) runs the same property with the
+ * incremental twin evaluating only when woken, as its workflow would: when the rows the
+ * commands wrote (announced by the real writers, matched by the real index) name its keys, when
+ * a command sends its workflow a message (configure, resume), or when its timer may have
+ * something no row announces (the clock moved; credits, suppressions or watched entries
+ * changed). At an evaluation it sleeps through, the full read must produce nothing, and every
+ * outcome must still be the same (FC_WAKE_RUNS runs per type). Its scenarios draw no timer
+ * commands, so the signal sleeps often and only the wake index can wake it.
  */
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env.FC_RUNS ?? 40);
+const WAKE_RUNS = Number(process.env.FC_WAKE_RUNS ?? 10);
 const MAX_COMMANDS = 30;
 
 let open: OpenWorld;
@@ -51,6 +61,8 @@ const tally = () => ({
   credits: 0,
   dailyLeadLimit: 0,
   paused: 0,
+  /** Wake-on-arrival mode: evaluations the incremental twin slept through. */
+  slept: 0,
   refused: new Map<string, number>(),
 });
 const seen = tally();
@@ -71,7 +83,52 @@ async function evaluateBoth(twins: Twins, step: number): Promise<void> {
   same("the signals' counters", step, fullSide.counters, incrementalSide.counters);
 }
 
-async function play(scenario: Scenario): Promise<void> {
+type Mode = 'every evaluation' | 'wake on arrival';
+
+/** Commands whose effect no row announces: the signal's timer (the safety net) reads them. */
+const TIMER_COMMANDS = new Set(['advance', 'topUp', 'suppress', 'unsuppress', 'watch', 'unwatch']);
+/** Commands after which the signals service messages the workflow. */
+const MESSAGE_COMMANDS = new Set(['configure', 'resume']);
+
+/**
+ * Whether the incremental twin is awake at an evaluation: told by the arrivals announcer (the
+ * rows the commands wrote, after it flushed), by a message, or due by its timer.
+ */
+class Wakefulness {
+  /** Activation evaluates at once. */
+  private due = true;
+
+  constructor(private readonly signalId: string) {}
+
+  after(command: Command): void {
+    if (TIMER_COMMANDS.has(command.do) || MESSAGE_COMMANDS.has(command.do)) this.due = true;
+  }
+
+  async take(): Promise<boolean> {
+    await open.services.arrivals.flush();
+    const told = open.woken.delete(this.signalId);
+    const awake = told || this.due;
+    this.due = false;
+    return awake;
+  }
+}
+
+/** One evaluation step: both twins, or with wake on arrival only the full read when the incremental twin sleeps. */
+async function evaluateStep(twins: Twins, step: number, wake: Wakefulness | undefined): Promise<void> {
+  if (!wake || (await wake.take())) return evaluateBoth(twins, step);
+  seen.slept++;
+  const [full] = await twins.evaluate({ fullOnly: true });
+  same('the leads a full read produced while the signal slept', step, 0, sum(full));
+  const [fullSide, incrementalSide] = await twins.outcomes();
+  same('the leads (event, subject, created at)', step, fullSide.leads, incrementalSide.leads);
+  same('the ledger charges (count, sum)', step, fullSide.charges, incrementalSide.charges);
+  same('the balances', step, fullSide.balance, incrementalSide.balance);
+  same("the signals' counters", step, fullSide.counters, incrementalSide.counters);
+}
+
+const sum = (batches: { produced: number }[]) => batches.reduce((total, batch) => total + batch.produced, 0);
+
+async function play(scenario: Scenario, mode: Mode = 'every evaluation'): Promise<void> {
   run++;
   seen.runs++;
   await emptyWorld(open.db);
@@ -81,6 +138,9 @@ async function play(scenario: Scenario): Promise<void> {
   await world.addPeople(scenario.people);
   await world.addEvents(scenario.events);
   const twins = await Twins.create(open, world, scenario);
+  await open.services.arrivals.flush();
+  open.woken.clear();
+  const wake = mode === 'wake on arrival' ? new Wakefulness(twins.incrementalSignalId) : undefined;
   for (const [step, command] of scenario.commands.entries()) {
     switch (command.do) {
       case 'addCompany':
@@ -101,7 +161,7 @@ async function play(scenario: Scenario): Promise<void> {
       case 'ingestAcrossEvaluation': {
         const held = await world.holdEvents(command.events);
         try {
-          await evaluateBoth(twins, step);
+          await evaluateStep(twins, step, wake);
           await held.commit();
         } finally {
           await held.end();
@@ -118,7 +178,7 @@ async function play(scenario: Scenario): Promise<void> {
         open.clock.advance(command.minutes * 60_000);
         break;
       case 'evaluate':
-        await evaluateBoth(twins, step);
+        await evaluateStep(twins, step, wake);
         break;
       default: {
         const [full, incremental] = await twins.apply(command);
@@ -126,23 +186,26 @@ async function play(scenario: Scenario): Promise<void> {
         if (full !== 'ok') seen.refused.set(full, (seen.refused.get(full) ?? 0) + 1);
       }
     }
+    wake?.after(command);
   }
-  await evaluateBoth(twins, scenario.commands.length);
+  await evaluateStep(twins, scenario.commands.length, wake);
 }
 
 /** fast-check's run, with a failure message that names the seed, the shrunk scenario and the difference. */
-async function check(kind: SignalKind): Promise<void> {
+async function check(kind: SignalKind, mode: Mode = 'every evaluation'): Promise<void> {
   Object.assign(seen, tally());
-  const details = await fc.check(fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), play), {
-    seed: SEED,
-    numRuns: RUNS,
-  });
+  const details = await fc.check(
+    fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS, untimed: mode === 'wake on arrival' }), (scenario) =>
+      play(scenario, mode),
+    ),
+    { seed: SEED, numRuns: mode === 'wake on arrival' ? WAKE_RUNS : RUNS },
+  );
   const { refused, ...counts } = seen;
-  console.log(`${kind}: ${JSON.stringify(counts)}; commands refused alike: ${JSON.stringify([...refused])}`);
+  console.log(`${kind} (${mode}): ${JSON.stringify(counts)}; commands refused alike: ${JSON.stringify([...refused])}`);
   if (!details.failed) return;
   const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
   throw new Error(
-    `${kind}: the incremental read differs from the full read after ${details.numRuns} runs, ${details.numShrinks} shrinks ` +
+    `${kind} (${mode}): the incremental read differs from the full read after ${details.numRuns} runs, ${details.numShrinks} shrinks ` +
       `(seed ${details.seed}, path "${details.counterexamplePath}")\n${cause}\n${described(details.counterexample?.[0])}`,
   );
 }
@@ -161,9 +224,14 @@ describe.each(SIGNAL_TYPES.map((type) => type.signalTypeId))('%s', (kind) => {
   test('incremental evaluation produces the leads, charges and deferrals of a full one', () => check(kind));
 });
 
-describe('written scenarios', () => {
+describe.each(SIGNAL_TYPES.map((type) => type.signalTypeId))('%s, waking on arrival', (kind) => {
+  test('an incremental evaluation woken by arrivals produces the leads, charges and deferrals of a full one', () =>
+    check(kind, 'wake on arrival'));
+});
+
+describe.each(['every evaluation', 'wake on arrival'] as const)('written scenarios, %s', (mode) => {
   test.each(EXAMPLES)('$name', async ({ scenario }) => {
-    await play(scenario).catch((err: Error) => {
+    await play(scenario, mode).catch((err: Error) => {
       throw new Error(`${err.message}\n${described(scenario)}`);
     });
   });

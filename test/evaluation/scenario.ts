@@ -296,8 +296,14 @@ const advanceMinutes = fc.oneof(
   fc.integer({ min: 1440, max: 10 * 1440 }),
 );
 
-function command(kind: SignalKind): fc.Arbitrary<Command> {
+/**
+ * `untimed`: only commands whose effect a written row or a message to the workflow announces;
+ * those left to the signal's timer (the clock, credits, suppressions, watched entries) are not
+ * drawn. The wake-on-arrival mode uses it, so that its signal sleeps often.
+ */
+function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
   const watchlist = signalType(kind).watchesCompanies === true;
+  const timer = (choice: fc.WeightedArbitrary<Command>) => (untimed ? [] : [choice]);
   const choices: fc.WeightedArbitrary<Command>[] = [
     {
       weight: 6,
@@ -314,7 +320,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         events: fc.array(eventDraft(kind), { minLength: 1, maxLength: 4 }),
       }),
     },
-    { weight: 4, arbitrary: fc.record({ do: fc.constant('advance'), minutes: advanceMinutes }) },
+    ...timer({ weight: 4, arbitrary: fc.record({ do: fc.constant('advance'), minutes: advanceMinutes }) }),
     { weight: 1, arbitrary: fc.record({ do: fc.constant('addCompany'), company: companyTraits }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('addPerson'), person: personTraits }) },
     {
@@ -359,8 +365,11 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         })
         .map((c) => withoutUndefined(c) as Command),
     },
-    { weight: 2, arbitrary: fc.record({ do: fc.constant('topUp'), credits: fc.integer({ min: 1, max: 12 }) }) },
-    {
+    ...timer({
+      weight: 2,
+      arbitrary: fc.record({ do: fc.constant('topUp'), credits: fc.integer({ min: 1, max: 12 }) }),
+    }),
+    ...timer({
       weight: 2,
       arbitrary: fc.record({
         do: fc.constant('suppress'),
@@ -368,10 +377,10 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
         target: index,
         scope: fc.constantFrom('account', 'signal'),
       }),
-    },
-    { weight: 1, arbitrary: fc.record({ do: fc.constant('unsuppress'), entry: index }) },
+    }),
+    ...timer({ weight: 1, arbitrary: fc.record({ do: fc.constant('unsuppress'), entry: index }) }),
   ];
-  if (watchlist)
+  if (watchlist && !untimed)
     choices.push(
       {
         weight: 2,
@@ -385,7 +394,10 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
   return fc.oneof(...choices) as fc.Arbitrary<Command>;
 }
 
-export function scenarioOf(kind: SignalKind, options: { maxCommands: number }): fc.Arbitrary<Scenario> {
+export function scenarioOf(
+  kind: SignalKind,
+  options: { maxCommands: number; untimed?: boolean },
+): fc.Arbitrary<Scenario> {
   return fc.record({
     kind: fc.constant(kind),
     startMinutes: fc.nat({ max: 1439 }),
@@ -399,6 +411,6 @@ export function scenarioOf(kind: SignalKind, options: { maxCommands: number }): 
     people: fc.array(personTraits, { minLength: 3, maxLength: 12, size: 'max' }),
     events: fc.array(eventDraft(kind), { minLength: 3, maxLength: 20, size: 'max' }),
     batchSize: fc.constantFrom(2, 5, 100),
-    commands: fc.array(command(kind), { minLength: 1, maxLength: options.maxCommands, size: 'max' }),
+    commands: fc.array(command(kind, options.untimed), { minLength: 1, maxLength: options.maxCommands, size: 'max' }),
   });
 }

@@ -136,13 +136,20 @@ export class Twins {
     }
   }
 
+  /** The incremental twin's signal: the one the wake-on-arrival mode lets sleep. */
+  get incrementalSignalId(): string {
+    return this.twins[1].signalId;
+  }
+
   /**
    * One evaluation of each, as the signal workflow runs it: batches until `more` is false, the
-   * leads recorded as handed off. Answers each twin's batches.
+   * leads recorded as handed off. Answers each twin's batches; with `fullOnly`, the incremental
+   * twin sleeps through it (no wake came) and answers none.
    */
-  async evaluate(): Promise<[BatchOutcome[], BatchOutcome[]]> {
-    const outcomes = [] as unknown as [BatchOutcome[], BatchOutcome[]];
+  async evaluate(options: { fullOnly?: boolean } = {}): Promise<[BatchOutcome[], BatchOutcome[]]> {
+    const outcomes = [[], []] as [BatchOutcome[], BatchOutcome[]];
     for (const [i, twin] of this.twins.entries()) {
+      if (options.fullOnly && twin.read !== 'full') continue;
       const batches: BatchOutcome[] = [];
       for (;;) {
         const batch = await twin.production.produceBatch(twin.signalId, this.scenario.batchSize);

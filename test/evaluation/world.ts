@@ -4,7 +4,7 @@ import { Clock } from '../../src/clock';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { openDatabase } from '../../src/db/data-source';
-import { execute } from '../../src/db/sql';
+import { changed, execute } from '../../src/db/sql';
 import { createServices, type Services } from '../../src/services';
 import { matchPersona } from '../../src/catalogue/personas';
 import { sizeBandOf } from '../../src/catalogue/company-sizes';
@@ -57,6 +57,8 @@ export interface OpenWorld {
   db: DataSource;
   services: Services;
   clock: ScenarioClock;
+  /** The signals the arrivals announcer told (docs/decisions/wake-on-arrival.md), until taken. */
+  woken: Set<string>;
   close(): Promise<void>;
 }
 
@@ -73,12 +75,22 @@ export async function openWorld(): Promise<OpenWorld> {
   });
   const db = await openDatabase(config.DATABASE_URL, 5);
   const clock = new ScenarioClock();
-  const services = createServices({ db, config, logger: createLogger('silent', 'test'), clock });
+  const woken = new Set<string>();
+  const services = createServices({
+    db,
+    config,
+    logger: createLogger('silent', 'test'),
+    clock,
+    // No workflow runs here: a wake is noted, and the wake-on-arrival mode evaluates on it.
+    wakeSignal: async (signalId) => void woken.add(signalId),
+  });
   return {
     db,
     services,
     clock,
+    woken,
     async close() {
+      await services.arrivals.close();
       await db.destroy();
       await database.drop();
     },
@@ -230,7 +242,10 @@ export class World {
       sets.push(`hq_country_code = $${args.push(country.code)}, hq_city = $${args.push(country.city)}`);
     }
     if (change.claimed !== undefined) sets.push(`provenance = $${args.push(change.claimed ? 'claimed' : 'trusted')}`);
-    if (sets.length) await execute(this.open.db, `UPDATE companies SET ${sets.join(', ')} WHERE id = $1`, args);
+    if (sets.length) {
+      await execute(this.open.db, `UPDATE companies SET ${sets.join(', ')} WHERE id = $1`, args);
+      this.services.ingestion.announce([{ table: 'companies', inserted: false }]);
+    }
   }
 
   /** A person's new title (and persona), country, employer or address, as a source's update writes it. */
@@ -258,7 +273,10 @@ export class World {
       person.email = this.emailOf(person.n, company, change.personalEmail);
       sets.push(`email = $${args.push(person.email)}`);
     }
-    if (sets.length) await execute(this.open.db, `UPDATE people SET ${sets.join(', ')} WHERE id = $1`, args);
+    if (sets.length) {
+      await execute(this.open.db, `UPDATE people SET ${sets.join(', ')} WHERE id = $1`, args);
+      this.services.ingestion.announce([{ table: 'people' }]);
+    }
   }
 
   /**
@@ -271,9 +289,10 @@ export class World {
     if (!person) return;
     const { db } = this.open;
     const ids = [person.id];
-    await execute(
+    const deleted = await changed<{ type: string }>(
       db,
-      `DELETE FROM events e WHERE e.person_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)`,
+      `DELETE FROM events e WHERE e.person_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)
+       RETURNING e.type`,
       [ids],
     );
     await execute(
@@ -288,6 +307,11 @@ export class World {
       `DELETE FROM people p WHERE p.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM events e WHERE e.person_id = p.id)`,
       [ids],
     );
+    // As the source announces it.
+    this.services.ingestion.announce([
+      { table: 'people' },
+      ...deleted.rows.map((row) => ({ table: 'events' as const, type: row.type })),
+    ]);
     person.forgotten = true;
   }
 
@@ -309,25 +333,30 @@ export class World {
       if (runner.isTransactionActive) await runner.rollbackTransaction();
       if (!runner.isReleased) await runner.release();
     };
+    const records = this.eventRecords(drafts);
     try {
-      // Ingestion only runs SQL on what it is given: here the open transaction.
+      // Ingestion only runs SQL on what it is given: here the open transaction, announced after its commit.
       const ingestion = new Ingestion(runner.manager as unknown as DataSource);
-      const result = await ingestion.ingest(this.eventRecords(drafts));
+      const result = await ingestion.ingest(records);
       if (result.rejected > 0) throw new Error(`the world's records were refused: ${JSON.stringify(result.errors)}`);
     } catch (err) {
       await end();
       throw err;
     }
+    const announce = () => this.services.ingestion.announce(records.map((e) => ({ table: 'events', type: e.type })));
     return {
       async commit() {
         await runner.commitTransaction();
         await runner.release();
+        announce();
       },
       end,
     };
   }
 
-  private eventRecords(drafts: EventDraft[]): object[] {
+  private eventRecords(
+    drafts: EventDraft[],
+  ): (StoredEvent & { kind: 'event'; data: Record<string, string | number> })[] {
     const now = this.open.clock.now().getTime();
     return drafts.flatMap((draft) => {
       const personLevel = PERSON_TYPES.has(draft.type);
@@ -343,7 +372,7 @@ export class World {
         personId: person?.id ?? null,
       };
       this.events.push(event);
-      return [{ kind: 'event', ...event, data: this.dataOf(event, draft.variant) }];
+      return [{ kind: 'event' as const, ...event, data: this.dataOf(event, draft.variant) }];
     });
   }
 

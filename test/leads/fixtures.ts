@@ -12,9 +12,15 @@ import { call, createAccount, type Answer, type TestAccount } from '../setup/htt
 
 export const DAY_MS = 86_400_000;
 
-/** A stack whose signals evaluate only when told to (activation, resume, config change, evaluate endpoint). */
+/**
+ * A stack whose signals evaluate only when told to (activation, resume, config change, evaluate
+ * endpoint): no timer within a test, and arrived rows wake nobody (test/evaluation/wake-on-arrival.test.ts covers that).
+ */
 export const startLeadsStack = (options: { worker?: boolean } = {}) =>
-  startStack({ ...options, env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000' } });
+  startStack({
+    ...options,
+    env: { SIGNAL_EVALUATION_INTERVAL: '1h', RATE_LIMIT_PER_SECOND: '100000', SIGNAL_WAKE_ON_ARRIVAL: 'false' },
+  });
 
 /** One file's leads stack and an account's API client: started before its tests, stopped after them. */
 export function leadsTestBed(options: { credits: number }): { readonly stack: Stack; readonly api: Client } {

@@ -165,6 +165,7 @@ export async function startStack(
       await api.close();
       forgetMailbox(api.url);
       await mailbox?.close();
+      await services.arrivals.close();
       await closeTemporal(temporal);
       await db.destroy();
       await database.drop();

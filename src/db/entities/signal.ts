@@ -68,6 +68,10 @@ export class Signal {
   @Column({ name: 'credits_exhausted_at', type: 'timestamptz', nullable: true })
   creditsExhaustedAt!: Date | null;
 
+  /** The keys of written rows that wake this signal's workflow (docs/decisions/wake-on-arrival.md); null: every arrival. */
+  @Column({ name: 'wake_keys', type: 'text', array: true, nullable: true })
+  wakeKeys!: string[] | null;
+
   /** When the first check ran: the watchlist's lookback window is anchored here. */
   @Column({ name: 'first_evaluated_at', type: 'timestamptz', nullable: true })
   firstEvaluatedAt!: Date | null;

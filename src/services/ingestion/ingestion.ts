@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { changed, rows, type Queryable } from '../../db/sql';
 import { DealSightings } from './deal-sightings';
+import type { ArrivalAnnouncements } from '../signals/arrivals';
+import type { ArrivedRow } from '../../signal-types/kit/wake-keys';
 import { sizeBandOf } from '../../catalogue/company-sizes';
 import { resolveLocation } from '../../catalogue/locations';
 import { matchPersona } from '../../catalogue/personas';
@@ -44,8 +46,24 @@ const KINDS = Object.keys(RECORD_SCHEMAS) as RecordKind[];
 export class Ingestion {
   private readonly deals: DealSightings;
 
-  constructor(private readonly db: DataSource) {
+  /**
+   * `arrivals` hears the rows each call wrote once they committed (each statement commits on
+   * its own here); an ingestion given a transaction's manager has none: its caller announces
+   * after the commit.
+   */
+  constructor(
+    private readonly db: DataSource,
+    private readonly arrivals?: ArrivalAnnouncements,
+  ) {
     this.deals = new DealSightings(db);
+  }
+
+  /**
+   * For writers of events, people and companies outside this class (an opt-out, a claim's
+   * corroboration): the rows they wrote, announced after their commit.
+   */
+  announce(rows: readonly ArrivedRow[]): void {
+    this.arrivals?.announce(rows);
   }
 
   /**
@@ -77,7 +95,10 @@ export class Ingestion {
     let valid = 0;
 
     valid += companies.length;
-    inserted += await this.insertCompanies(companies.map((c) => c.record));
+    const newCompanies = await this.insertCompanies(companies.map((c) => c.record));
+    inserted += newCompanies;
+    // Announced as each statement commits, so a later failure leaves nothing committed unannounced.
+    if (newCompanies > 0) this.arrivals?.announce([{ table: 'companies', inserted: true }]);
 
     const knownCompanies = new Set(companies.map((c) => c.record.id));
     await this.addStored(
@@ -92,7 +113,9 @@ export class Ingestion {
       return false;
     });
     valid += placedPeople.length;
-    inserted += await this.insertPeople(placedPeople.map((p) => p.record));
+    const newPeople = await this.insertPeople(placedPeople.map((p) => p.record));
+    inserted += newPeople;
+    if (newPeople > 0) this.arrivals?.announce([{ table: 'people' }]);
 
     const knownPeople = new Set(placedPeople.map((p) => p.record.id));
     await this.addStored(
@@ -113,14 +136,24 @@ export class Ingestion {
     valid += placedEvents.length;
     // One deal, one event: a deal's later records are linked to its first (./deal-sightings.ts).
     const deals = placedEvents.filter((e) => e.record.type === 'mergers_acquisitions');
-    inserted += await this.insertEvents(
-      placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
-    );
+    const eventTypes = new Set<string>();
+    try {
+      inserted += await this.insertEvents(
+        placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
+        this.db,
+        eventTypes,
+      );
+    } finally {
+      this.arrivals?.announce([...eventTypes].map((type) => ({ table: 'events', type })));
+    }
     for (const { record } of deals) {
       const placed = await this.deals.place(record, options.dealParties?.get(record.id) ?? null, (manager) =>
         this.insertEvents([record], manager),
       );
-      if (placed.kind === 'new') inserted += 1;
+      if (placed.kind === 'new') {
+        inserted += 1;
+        this.arrivals?.announce([{ table: 'events', type: record.type }]);
+      }
     }
 
     errors.sort((a, b) => a.line - b.line);
@@ -147,6 +180,7 @@ export class Ingestion {
       `UPDATE events SET data = $4::jsonb WHERE id = $1 AND type = $2 AND company_id = $3`,
       [parsed.id, parsed.type, parsed.companyId, JSON.stringify(parsed.data)],
     );
+    if (count > 0) this.arrivals?.announce([{ table: 'events', type: parsed.type }]);
     return count > 0;
   }
 
@@ -180,7 +214,7 @@ export class Ingestion {
         c.homepageTitle,
         c.metaDescription,
       ]);
-      inserted += await this.insertCounting(
+      const added = await this.insertCounting(
         `INSERT INTO companies (id, name, name_key, domain, linkedin_url, industry, employee_count, size_band,
                                 hq_country_code, hq_city, description, company_type, founded_year, tech_stack,
                                 homepage_title, meta_description)
@@ -194,6 +228,7 @@ export class Ingestion {
                    homepage_title, meta_description)`,
         columns,
       );
+      inserted += added.inserted;
     }
     return inserted;
   }
@@ -219,7 +254,7 @@ export class Ingestion {
         p.countryCode,
         p.startedOn,
       ]);
-      inserted += await this.insertCounting(
+      const added = await this.insertCounting(
         `INSERT INTO people (id, first_name, last_name, title, persona, company_id, linkedin_url, sales_navigator_url,
                              email, phone, location, city, region_code, country_code, started_on)
          SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
@@ -227,11 +262,13 @@ export class Ingestion {
                               $15::text[])`,
         columns,
       );
+      inserted += added.inserted;
     }
     return inserted;
   }
 
-  private async insertEvents(records: EventRecord[], db: Queryable = this.db): Promise<number> {
+  /** Adds the types of the events it inserted to `types` (all chunks, announced once). */
+  private async insertEvents(records: EventRecord[], db: Queryable = this.db, types?: Set<string>): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (e) => {
@@ -252,7 +289,7 @@ export class Ingestion {
           posting?.city ?? null,
         ];
       });
-      inserted += await this.insertCounting(
+      const added = await this.insertCounting(
         `INSERT INTO events (id, type, occurred_at, company_id, person_id, data,
                              job_department, job_seniority, job_country_code, job_region_code, job_city)
          SELECT r.id, r.type, r.occurred_at, r.company_id, r.person_id, r.data::jsonb,
@@ -263,19 +300,31 @@ export class Ingestion {
                    job_department, job_seniority, job_country_code, job_region_code, job_city)`,
         columns,
         db,
+        'type',
       );
+      inserted += added.inserted;
+      for (const type of added.returned) types?.add(type);
     }
     return inserted;
   }
 
-  /** Runs an `INSERT ... SELECT` with `ON CONFLICT (id) DO NOTHING` and answers how many rows were new. */
-  private async insertCounting(insert: string, columns: unknown[][], db: Queryable = this.db): Promise<number> {
-    const [{ inserted }] = await rows<{ inserted: number }>(
+  /**
+   * Runs an `INSERT ... SELECT` with `ON CONFLICT (id) DO NOTHING` and answers how many rows were
+   * new, and the distinct values of the `returning` column among them.
+   */
+  private async insertCounting(
+    insert: string,
+    columns: unknown[][],
+    db: Queryable = this.db,
+    returning?: string,
+  ): Promise<{ inserted: number; returned: string[] }> {
+    const [row] = await rows<{ inserted: number; returned: string[] | null }>(
       db,
-      `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING 1) SELECT count(*)::int AS inserted FROM added`,
+      `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING ${returning ?? 'NULL::text'} AS value)
+       SELECT count(*)::int AS inserted, array_agg(DISTINCT value) FILTER (WHERE value IS NOT NULL) AS returned FROM added`,
       columns,
     );
-    return inserted;
+    return { inserted: row.inserted, returned: row.returned ?? [] };
   }
 }
 

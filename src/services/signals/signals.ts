@@ -140,6 +140,7 @@ export class Signals {
       status: input.status,
       webhookUrl: input.webhookUrl ?? null,
       config: draft.storedConfig,
+      wakeKeys: wakeKeysOf(type, draft.storedConfig),
       destinations: {},
       dailyLeadLimit: input.dailyLeadLimit,
       duplicateHandling: input.duplicateHandling ?? type.defaultDuplicateHandling,
@@ -232,6 +233,7 @@ export class Signals {
       const imported = companies?.length ? await this.deps.watchlists.import(tx, signalId, companies) : undefined;
       const next: Partial<Signal> = {
         config,
+        wakeKeys: wakeKeysOf(type, config),
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...(input.webhookUrl !== undefined ? { webhookUrl: input.webhookUrl } : {}),
@@ -297,6 +299,12 @@ export class Signals {
 }
 
 const storedConfigOf = (type: SignalType, config: Record<string, unknown>) => type.storedConfig?.(config) ?? config;
+
+/** The stored config's wake keys (docs/decisions/wake-on-arrival.md); null, every arrival, when the type cannot say. */
+export function wakeKeysOf(type: SignalType, config: Record<string, unknown>): string[] | null {
+  const keys = type.wakeKeys?.(config);
+  return keys ? [...new Set(keys)].sort() : null;
+}
 
 /** A create request checked as create checks it before writing anything. */
 export interface SignalDraft {

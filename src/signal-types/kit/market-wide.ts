@@ -16,6 +16,7 @@ import {
 } from './evaluation-rules';
 import { companyFilterFields, personaName, textList } from './config';
 import { fieldUnused, reviewIndustries, type SettingsReview } from './settings-warnings';
+import { keysOfKinds, type WakeKey } from './wake-keys';
 
 /**
  * What the market-wide types (fundraising, hiring) share: events of one kind at any company,
@@ -102,6 +103,11 @@ export const MARKET_WIDE_READS: ReadColumns = {
   companies: ['provenance', 'industry', 'size_band', 'hq_country_code', 'hq_city'],
   people: ['company_id', 'persona'],
 };
+
+/** What wakes a market-wide signal: its kinds, company changes, and person changes when it targets personas. */
+export function marketWideWakeKeys(eventType: string | readonly string[], config: MarketWideConfig): WakeKey[] {
+  return keysOfKinds(typeof eventType === 'string' ? [eventType] : eventType, (config.targetPersonas?.length ?? 0) > 0);
+}
 
 /** Company-level leads unless targetPersonas names the people: getEmails and getPhones then act on nothing. */
 export function reviewMarketWide(config: MarketWideConfig, review: SettingsReview): void {

@@ -4,6 +4,7 @@ import type { Candidate } from './candidate';
 import type { EvaluationPlan, ReadColumns } from './evaluation-rules';
 import type { SettingsReview } from './settings-warnings';
 import type { DashboardForm } from './dashboard-form';
+import type { WakeKey } from './wake-keys';
 
 /** A field the signal needs before it may be active, as the 400 MISSING_REQUIRED_FIELDS names it. */
 export interface MissingField {
@@ -53,6 +54,11 @@ export interface SignalType<Config = Record<string, unknown>> {
   evaluationPlan(signal: Signal, now: Date): EvaluationPlan;
   /** Every company and person column its evaluation plan reads, whatever the config: the change trigger must watch each. */
   reads: ReadColumns;
+  /**
+   * Which written rows may concern a signal of this config (./wake-keys.ts): it is woken when
+   * one arrives. Must cover every row its plan reads; null or absent wakes it on every arrival.
+   */
+  wakeKeys?(config: Config): readonly WakeKey[] | null;
   /** The made-up event a test send (POST .../test-webhook) carries, every field of the type's block filled. */
   testSendSample: Pick<Candidate, 'event_type' | 'data'> & { matched_keywords?: string };
   /** The dashboard's create and edit form; a type without one is created and edited through the API. */

@@ -6,7 +6,7 @@ import { nameKeyOf, registrableDomain } from '../../catalogue/identifiers';
 import type { Ingestion } from '../../services/ingestion/ingestion';
 import { watchedCompanyIds, watchedCompetitors } from '../../signal-types/watched-companies';
 import type { SourceCursor, SourceItemResult, SourceItemsPage } from '../../temporal/contract';
-import { execute, firstRow, rows } from '../../db/sql';
+import { changed, execute, firstRow, rows } from '../../db/sql';
 import { notFound } from '../../errors';
 import type { IntentSource } from '../kit/intent-source';
 import type { PoliteFetch } from '../kit/polite-fetch';
@@ -509,18 +509,20 @@ export class Bluesky implements IntentSource {
         reaction.reactor_did,
       ]);
       if (reaction.event_id) {
-        await execute(
+        const deleted = await changed<{ type: string }>(
           this.db,
-          `DELETE FROM events e WHERE e.id = $1 AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)`,
+          `DELETE FROM events e WHERE e.id = $1 AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id) RETURNING e.type`,
           [reaction.event_id],
         );
+        this.ingestion.announce(deleted.rows.map((row) => ({ table: 'events', type: row.type })));
       }
       if (reaction.person_id?.startsWith('bluesky-person:')) {
-        await execute(
+        const deleted = await changed(
           this.db,
           `DELETE FROM people p WHERE p.id = $1 AND NOT EXISTS (SELECT 1 FROM events e WHERE e.person_id = p.id)`,
           [reaction.person_id],
         );
+        if (deleted.count > 0) this.ingestion.announce([{ table: 'people' }]);
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { nameKeyOf } from '../../catalogue/identifiers';
-import { execute, rows } from '../../db/sql';
+import { changed, execute, rows } from '../../db/sql';
+import type { Ingestion } from '../../services/ingestion/ingestion';
 
 /**
  * Claims are not facts (docs/decisions/claims.md). A watchlist entry naming a domain is its
@@ -42,7 +43,11 @@ export interface CompanyClaim {
 }
 
 export class CompanyClaims {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Hears the companies a corroboration made trusted: market-wide signals may now want their events. */
+    private readonly ingestion?: Pick<Ingestion, 'announce'>,
+  ) {}
 
   /**
    * Watched domains no stored company has enter the store as claimed companies named by their
@@ -75,7 +80,8 @@ export class CompanyClaims {
       );
       added = inserted.length;
     }
-    await execute(this.db, CORROBORATE);
+    const corroborated = await changed(this.db, CORROBORATE);
+    if (corroborated.count > 0) this.ingestion?.announce([{ table: 'companies', inserted: false }]);
     await execute(this.db, RECORD_CLAIMS);
     return added;
   }

@@ -10,7 +10,7 @@ export const companyProfilesSource = defineSource({
   settings: companyProfilesSettings,
   intervalMs: (settings) => settings.COMPANY_PROFILES_INTERVAL,
   create: (kit, settings) => {
-    const companyClaims = new CompanyClaims(kit.db);
+    const companyClaims = new CompanyClaims(kit.db, kit.ingestion);
     const companyProfiles = new CompanyProfiles(
       kit.db,
       companyClaims,

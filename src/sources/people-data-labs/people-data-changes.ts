@@ -13,7 +13,7 @@ import { conflict, notFound } from '../../errors';
 import type { Ingestion } from '../../services/ingestion/ingestion';
 import type { IntentSource } from '../kit/intent-source';
 import type { PoliteFetch } from '../kit/polite-fetch';
-import { execute, firstRow, rows } from '../../db/sql';
+import { changed, execute, firstRow, rows } from '../../db/sql';
 
 const ITEMS_PER_PAGE = 25;
 /** A run's items: the release item (list what changed), then one item per person listed. */
@@ -317,9 +317,10 @@ export class PeopleDataChanges implements IntentSource {
     ]);
     const ids = rowsOf.map((row) => row.id);
     if (ids.length > 0) {
-      await execute(
+      const deleted = await changed<{ type: string }>(
         this.db,
-        `DELETE FROM events e WHERE e.person_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)`,
+        `DELETE FROM events e WHERE e.person_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM leads l WHERE l.event_id = e.id)
+         RETURNING e.type`,
         [ids],
       );
       await execute(
@@ -334,6 +335,9 @@ export class PeopleDataChanges implements IntentSource {
         `DELETE FROM people p WHERE p.id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM events e WHERE e.person_id = p.id)`,
         [ids],
       );
+      // With persona targeting, the company's events may now name the next person.
+      const types = new Set(deleted.rows.map((row) => row.type));
+      this.ingestion.announce([{ table: 'people' }, ...[...types].map((type) => ({ table: 'events' as const, type }))]);
     }
     await execute(
       this.db,

@@ -78,6 +78,8 @@ export const signalWorkflowMessages = {
   resume: defineSignal('resume'),
   configChanged: defineSignal('configChanged'),
   evaluateNow: defineSignal('evaluateNow'),
+  /** Rows its wake keys name were written (docs/decisions/wake-on-arrival.md): evaluate soon. */
+  eventsArrived: defineSignal('eventsArrived'),
   delete: defineSignal('delete'),
 };
 export const signalWorkflowStateQuery = defineQuery<SignalWorkflowState>('state');

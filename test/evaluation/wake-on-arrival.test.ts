@@ -1,0 +1,131 @@
+import { startStack, type Stack } from '../setup/stack';
+import { createAccount } from '../setup/http';
+import { signalWorkflowId } from '../../src/temporal/contract';
+import {
+  client,
+  company,
+  createSignal,
+  daysAgo,
+  event,
+  ingest,
+  jobChanger,
+  settled,
+  uid,
+  waitFor,
+  waitForLeadTotal,
+  workflowState,
+  type Client,
+} from '../leads/fixtures';
+
+/**
+ * Wake on arrival (docs/decisions/wake-on-arrival.md) on the real stack: signals evaluate every
+ * hour, so a lead that comes within seconds of its ingest came from the `eventsArrived` message;
+ * a signal whose wake keys the ingested rows do not name is not told, and a burst of ingests
+ * wakes a signal about once per window, not once per ingest.
+ */
+
+const WINDOW_MS = 2_000;
+
+let stack: Stack;
+let api: Client;
+
+beforeAll(async () => {
+  stack = await startStack({
+    env: { SIGNAL_EVALUATION_INTERVAL: '1h', SIGNAL_WAKE_WINDOW: `${WINDOW_MS}ms`, RATE_LIMIT_PER_SECOND: '100000' },
+  });
+  api = client(stack, await createAccount(stack, { credits: 10_000 }));
+});
+afterAll(() => stack?.stop());
+
+/** The `eventsArrived` messages in the workflow's current run. */
+async function wakeMessages(signalId: string): Promise<number> {
+  const history = await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).fetchHistory();
+  return (history.events ?? []).filter(
+    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'eventsArrived',
+  ).length;
+}
+
+test('an ingested job change wakes the job-changes signal within seconds; a fundraising signal is not told', async () => {
+  const title = uid('Wakeful').replace('-', '');
+  const jobs = await createSignal(api, 'job-changes', {
+    name: 'job changes',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { customTitles: [title] },
+  });
+  const rounds = await createSignal(api, 'fundraising', {
+    name: 'rounds',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: {},
+  });
+  await settled(stack, jobs.id, 1);
+  await settled(stack, rounds.id, 1);
+
+  const slug = uid('wake');
+  await ingest(stack, jobChanger(slug, daysAgo(1), { title: `${title} lead` }).records);
+
+  // The next timed evaluation is an hour away: only the message can bring the lead.
+  await waitForLeadTotal(api, jobs.id, 1, 30_000);
+  const leads = await stack.db.query(`SELECT event_id FROM leads WHERE signal_id = $1`, [jobs.id]);
+  expect(leads).toEqual([{ event_id: `ev-${slug}` }]);
+  expect((await workflowState(stack, jobs.id))?.evaluations).toBeGreaterThanOrEqual(2);
+
+  // Whatever is still pending is sent now; a message to the fundraising signal would be in its history.
+  await stack.services.arrivals.flush();
+  expect(await wakeMessages(rounds.id)).toBe(0);
+  expect((await settled(stack, rounds.id, 1)).evaluations).toBe(1);
+});
+
+test('a fundraising round wakes the fundraising signal, whose keys are its kind and company changes', async () => {
+  const rounds = await createSignal(api, 'fundraising', {
+    name: 'rounds two',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { minAmountUsd: 1 },
+  });
+  await settled(stack, rounds.id, 1);
+  const co = company(uid('raiser'));
+  await ingest(stack, [
+    co,
+    event(uid('round'), 'fundraising', daysAgo(1), co.id, {
+      data: { funding_type: 'Series A', funding_amount_usd: 5_000_000 },
+    }),
+  ]);
+  await waitForLeadTotal(api, rounds.id, 1, 30_000);
+});
+
+test('a burst of ingests wakes a signal about once per window, not once per ingest', async () => {
+  const title = uid('Bursty').replace('-', '');
+  const jobs = await createSignal(api, 'job-changes', {
+    name: 'burst',
+    status: 'active',
+    dailyLeadLimit: 500,
+    config: { customTitles: [title] },
+  });
+  const before = (await settled(stack, jobs.id, 1)).evaluations;
+
+  const ingests = 24;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: ingests }, (_, i) =>
+      ingest(stack, jobChanger(uid(`burst${i}`), daysAgo(1), { title: `${title} lead` }).records),
+    ),
+  );
+  const burstMs = Date.now() - started;
+  await stack.services.arrivals.flush();
+  await waitForLeadTotal(api, jobs.id, ingests, 60_000);
+  const after = await waitFor(
+    'the burst signal to rest',
+    () => workflowState(stack, jobs.id),
+    (state) => state !== null && !state.evaluating && state.nextEvaluationAt !== null,
+  );
+
+  // Each window sends one message, and a message during an evaluation adds at most one more.
+  const windows = Math.ceil(burstMs / WINDOW_MS) + 1;
+  const woken = after!.evaluations - before;
+  console.log(`wake-on-arrival: ${ingests} ingests in ${burstMs} ms woke the signal ${woken} times`);
+  expect(woken).toBeGreaterThanOrEqual(1);
+  expect(woken).toBeLessThanOrEqual(2 * windows);
+  expect(woken).toBeLessThan(ingests);
+});
