@@ -13,7 +13,9 @@ export class SignalWakeKeys1732242800000 implements MigrationInterface {
     await q.query(`ALTER TABLE signals ADD COLUMN wake_keys text[]`);
     await q.query(`CREATE INDEX signals_wake_keys ON signals USING gin (wake_keys)`);
     // The signals that wake on everything, found without reading the others.
-    await q.query(`CREATE INDEX signals_wake_on_everything ON signals (id) WHERE wake_keys IS NULL AND deleted_at IS NULL`);
+    await q.query(
+      `CREATE INDEX signals_wake_on_everything ON signals (id) WHERE wake_keys IS NULL AND deleted_at IS NULL`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
