@@ -28,6 +28,7 @@ import { WorkerDeployments } from '../../src/temporal/worker-deployment';
 import { deliveryTaskQueue, leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
 import { listPersonas } from '../../src/catalogue/personas';
 import { BUILD_B_PATCH, BUILD_QUERY } from './build-b/names';
+import { failedTasks } from './failed-tasks';
 
 /**
  * A deploy of new workflow code under running work, as docs/operating.md ("Deploying new
@@ -140,17 +141,13 @@ async function count(sql: string, params: unknown[] = []): Promise<number> {
 async function historyOf(workflowId: string, runId?: string) {
   const history = await stack.temporal.workflow.getHandle(workflowId, runId).fetchHistory();
   const builds = new Set<string>();
-  const failures: string[] = [];
   for (const e of history.events ?? []) {
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
       const attrs = e.workflowTaskCompletedEventAttributes;
       builds.add(attrs?.deploymentVersion?.buildId ?? attrs?.workerDeploymentVersion?.split('.')[1] ?? 'unversioned');
     }
-    if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) {
-      const attrs = e.workflowTaskFailedEventAttributes;
-      failures.push(`${workflowId}: ${attrs?.cause} ${attrs?.failure?.message ?? ''}`);
-    }
   }
+  const failures = failedTasks(history).map((failure) => `${workflowId}: ${failure}`);
   // A patch's marker carries its id in a payload of its details.
   const patchedB = (history.events ?? []).some((e) =>
     Object.values(e.markerRecordedEventAttributes?.details ?? {}).some((payloads) =>

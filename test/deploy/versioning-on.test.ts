@@ -20,6 +20,7 @@ import {
 import { createWorker } from '../../worker/worker';
 import { WorkerDeployments } from '../../src/temporal/worker-deployment';
 import { leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
+import { failedTasks } from './failed-tasks';
 
 /**
  * Turning Worker Versioning on where workflows already run unversioned (a `.data` of an earlier
@@ -29,7 +30,7 @@ import { leadWorkflowId, signalWorkflowId } from '../../src/temporal/contract';
  */
 jest.setTimeout(300_000);
 
-const { VersioningBehavior, EventType } = temporal.api.enums.v1;
+const { VersioningBehavior } = temporal.api.enums.v1;
 const version = { deploymentName: `versioning-on-${randomUUID().slice(0, 8)}`, buildId: 'first-versioned' };
 let stack: Stack;
 let receiver: Receiver;
@@ -84,7 +85,7 @@ async function versioningOf(workflowId: string) {
   return {
     buildId: info?.deploymentVersion?.buildId ?? null,
     behavior: info?.behavior ?? VersioningBehavior.VERSIONING_BEHAVIOR_UNSPECIFIED,
-    failedTasks: (history.events ?? []).filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED).length,
+    failedTasks: failedTasks(history),
   };
 }
 
@@ -137,7 +138,7 @@ test('workflows started by unversioned workers go on on the first versioned buil
     expect(await versioningOf(leadWorkflowId(leadId))).toMatchObject({
       buildId: version.buildId,
       behavior: VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
-      failedTasks: 0,
+      failedTasks: [],
     });
   }
   const [leadAfter] = (await stack.db.query(`SELECT id FROM leads WHERE id <> ALL($1::uuid[])`, [leadsBefore])).map(
@@ -146,11 +147,11 @@ test('workflows started by unversioned workers go on on the first versioned buil
   expect(await versioningOf(leadWorkflowId(leadAfter))).toMatchObject({
     buildId: version.buildId,
     behavior: VersioningBehavior.VERSIONING_BEHAVIOR_PINNED,
-    failedTasks: 0,
+    failedTasks: [],
   });
   expect(await versioningOf(signalWorkflowId(signal.id))).toMatchObject({
     buildId: version.buildId,
     behavior: VersioningBehavior.VERSIONING_BEHAVIOR_AUTO_UPGRADE,
-    failedTasks: 0,
+    failedTasks: [],
   });
 });

@@ -233,7 +233,10 @@ test('while Temporal is down every change answers within the wait with a warning
   const states = await waitFor(
     'every active signal to have its running, unpaused workflow',
     () => Promise.all([paused.id, draft.id, createdId].map((id) => workflowState(s, id).catch(() => null))),
-    (all) => all.every((state) => state !== null && state.status === 'active' && state.evaluations >= 1),
+    // The paused one shows active once resumed, and has evaluated again once that evaluation ends.
+    (all) =>
+      all.every((state) => state !== null && state.status === 'active' && state.evaluations >= 1) &&
+      all[0]!.evaluations > evaluationsBefore,
     { timeoutMs: 60_000, intervalMs: 500 },
   );
   const waited = Date.now() - back;

@@ -21,6 +21,8 @@ beforeAll(async () => {
       SOURCES_HOST_MAP: `public.api.bsky.app=${view.origin}`,
       SOURCES_HOST_INTERVAL_MS: '20',
       BLUESKY_INTERVAL: '24h',
+      // The test says when the watchlist evaluates: after a like is taken back, not on its arrival.
+      SIGNAL_WAKE_ON_ARRIVAL: 'false',
     },
   });
   await stack.services.sources.schedules.ensure(stack.services.sources.names);
