@@ -14,6 +14,7 @@ import type { PipelineRun } from './pipeline';
 import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
 import type { ScaleDataResult } from './scale-data';
+import type { ScaleSignalsResult } from './scale-signals';
 import type { ScheduleResult } from './schedule';
 import type { SourceMeasurement, SourcesResult } from './sources';
 import { fmt, ms } from './stats';
@@ -27,11 +28,12 @@ export const SECTIONS = [
   'schedule',
   'sources',
   'scale-data',
+  'scale-signals',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 /**
  * What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline
- * section; scale-data (10M events, about an hour) only when asked for.
+ * section; scale-data and scale-signals (10M events, an hour or more each) only when asked for.
  */
 export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule', 'sources'];
 export type Mode = 'full' | 'quick';
@@ -185,6 +187,8 @@ function verdictsOf(record: SectionRecord): Verdict[] {
       return (record.data as SourcesResult).sources.flatMap(sourceVerdicts);
     case 'scale-data':
       return scaleDataVerdicts(record.data as ScaleDataResult);
+    case 'scale-signals':
+      return scaleSignalsVerdicts(record.data as ScaleSignalsResult);
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -230,6 +234,48 @@ function scaleDataVerdicts(r: ScaleDataResult): Verdict[] {
     target: `${of}: worker < 600 MB`,
     measured: `${fmt(r.workerMB, 0)} MB (peak ${fmt(r.peakMB, 0)})`,
     met: r.peakMB < 600,
+  });
+  return verdicts;
+}
+
+/** Issue #36's targets; Temporal's rows are reported beside, without a target. */
+function scaleSignalsVerdicts(r: ScaleSignalsResult): Verdict[] {
+  const of = `${fmt(r.signals, 0)} signals, ${events(r.store.events)}`;
+  const higher = r.windows[r.windows.length - 1];
+  const verdicts: Verdict[] = [
+    {
+      target: `${of}: event ingested → webhook received p99 < 60 s`,
+      measured: `p99 ${fmt(r.latency.p99S, 1)} s, p50 ${fmt(r.latency.p50S, 1)} s over ${fmt(r.latency.leads, 0)} leads (${fmt(r.latency.foundAtClose, 0)} found only by the closing evaluation)`,
+      met: r.latency.leads > 0 && r.latency.p99S < 60,
+    },
+    {
+      target: `${of}: all idle, Temporal server + worker + PostgreSQL < 25 % of a core`,
+      measured: `${fmt(r.idle.servicesCorePct, 1)} % over ${fmt(r.idle.durationMs / 60_000, 0)} min`,
+      met: r.idle.servicesCorePct < 25,
+    },
+  ];
+  if (higher)
+    verdicts.push(
+      {
+        target: `${of}, ${events(higher.eventsPerDay)} events/day: PostgreSQL < 25 % of a core`,
+        measured: `${fmt(higher.postgresCorePct, 1)} %`,
+        met: higher.postgresCorePct < 25,
+      },
+      {
+        target: `${of}, ${events(higher.eventsPerDay)} events/day: worker < 600 MB`,
+        measured: `${fmt(higher.workerPeakMB, 0)} MB peak`,
+        met: higher.workerPeakMB < 600,
+      },
+    );
+  verdicts.push({
+    target: `${of}: Temporal rows per signal per day (idle; at ${r.windows.map((w) => events(w.eventsPerDay)).join(', ')}/day)`,
+    measured: [r.idle.temporal, ...r.windows.map((w) => w.temporal)]
+      .map(
+        (t) =>
+          `${fmt(t.visibilityRowsPerSignalDay)} visibility, ${fmt(t.signalHistoryPerSignalDay + t.leadHistoryPerSignalDay)} history`,
+      )
+      .join('; '),
+    met: undefined,
   });
   return verdicts;
 }
@@ -402,6 +448,34 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `first evaluation (max ${ms(f.maxMs)}, ${f.batches} batches, ${f.leads} leads) + rest of window (${f.pages} pages, ${f.complete} to the end)`,
         ]);
       rows.push(['', 'worker memory', `${fmt(r.workerMB, 0)} MB`, `peak ${fmt(r.peakMB, 0)} MB`]);
+    } else if (record.section === 'scale-signals') {
+      const r = record.data as ScaleSignalsResult;
+      rows.push([
+        'scale-signals',
+        `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events: matched share`,
+        `median ${fmt(r.share.median * 100, 2)} % (p10 ${fmt(r.share.p10 * 100, 2)}, p90 ${fmt(r.share.p90 * 100, 2)})`,
+        `${fmt(r.share.inRange, 0)} of ${fmt(r.share.signals, 0)} uncapped signals within 0.1–1 %`,
+      ]);
+      for (const l of r.latencyByRate)
+        rows.push([
+          '',
+          `${events(l.eventsPerDay)}/day: ingested → received p50 / p99`,
+          `${fmt(l.p50S, 1)} s / ${fmt(l.p99S, 1)} s`,
+          `${fmt(l.leads, 0)} leads, ${fmt(l.foundAtClose, 0)} found by the closing evaluation`,
+        ]);
+      for (const w of r.windows)
+        rows.push([
+          '',
+          `${events(w.eventsPerDay)}/day: PostgreSQL / worker / all three`,
+          `${fmt(w.postgresCorePct, 1)} / ${fmt(w.workerCorePct, 1)} / ${fmt(w.servicesCorePct, 1)} % of a core`,
+          `worker ${fmt(w.workerPeakMB, 0)} MB peak; ${fmt(w.temporal.visibilityRowsPerSignalDay)} executions/signal/day`,
+        ]);
+      rows.push([
+        '',
+        'idle: Temporal + worker + PostgreSQL',
+        `${fmt(r.idle.servicesCorePct, 1)} % of a core`,
+        `${fmt(r.idle.temporal.visibilityRowsPerSignalDay)} executions, ${fmt(r.idle.temporal.signalHistoryPerSignalDay)} history events per signal per day`,
+      ]);
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       rows.push([
@@ -571,7 +645,9 @@ export function summary(all: SectionRecord[]): string {
 
   const other = records.filter(
     (r) =>
-      !r.error && r.data && ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data'].includes(r.section),
+      !r.error &&
+      r.data &&
+      ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data', 'scale-signals'].includes(r.section),
   );
   if (other.length) lines.push('', '### Reads, evaluation, scale, sources', '');
   for (const record of other) {
@@ -590,6 +666,8 @@ export function summary(all: SectionRecord[]): string {
       for (const m of (record.data as SourcesResult).sources) lines.push(sourceSummary(record, m));
     } else if (record.section === 'scale-data') {
       lines.push(scaleDataSummary(record, record.data as ScaleDataResult));
+    } else if (record.section === 'scale-signals') {
+      lines.push(scaleSignalsSummary(record, record.data as ScaleSignalsResult));
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       lines.push(
@@ -628,6 +706,20 @@ function scaleDataSummary(record: SectionRecord, r: ScaleDataResult): string {
     `~${fmt(p.signalsPer15MinPerWorkerCore, 0)} per worker core` +
     (watchlist ? `; watchlist first full read ${ms(watchlist.medianMs + watchlist.readToEndMedianMs)}` : '') +
     `; ${fmt(r.workerMB, 0)} MB.`
+  );
+}
+
+/** One line: latency, idle cost, the higher rate's PostgreSQL and memory, the matched share, Temporal rows. */
+function scaleSignalsSummary(record: SectionRecord, r: ScaleSignalsResult): string {
+  const higher = r.windows[r.windows.length - 1];
+  return (
+    `- Scale signals (${dateOf(record)}${record.temporal ? ', cluster' : ''}, load ${record.machine.loadAtStart.split(',')[0]}, interval ${r.evaluationInterval}): ` +
+    `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events, matched share median ${fmt(r.share.median * 100, 2)} %; ` +
+    `ingested → received p50 ${fmt(r.latency.p50S, 1)} s, p99 ${fmt(r.latency.p99S, 1)} s; idle ${fmt(r.idle.servicesCorePct, 1)} % of a core` +
+    (higher
+      ? `; at ${events(higher.eventsPerDay)}/day PostgreSQL ${fmt(higher.postgresCorePct, 1)} %, worker ${fmt(higher.workerPeakMB, 0)} MB`
+      : '') +
+    `; idle per signal per day ${fmt(r.idle.temporal.visibilityRowsPerSignalDay)} executions, ${fmt(r.idle.temporal.signalHistoryPerSignalDay)} history events.`
   );
 }
 
