@@ -453,7 +453,7 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
       rows.push([
         'scale-signals',
         `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events: matched share`,
-        `median ${fmt(r.share.median * 100, 2)} % (p10 ${fmt(r.share.p10 * 100, 2)}, p90 ${fmt(r.share.p90 * 100, 2)})`,
+        `mean ${fmt(r.share.mean * 100, 2)} %, median ${fmt(r.share.median * 100, 2)} % (p10 ${fmt(r.share.p10 * 100, 2)}, p90 ${fmt(r.share.p90 * 100, 2)})`,
         `${fmt(r.share.inRange, 0)} of ${fmt(r.share.signals, 0)} uncapped signals within 0.1–1 %`,
       ]);
       for (const l of r.latencyByRate)
@@ -510,7 +510,8 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
   print('');
   print('targets:');
   for (const record of records)
-    for (const v of verdictsOf(record)) print(`  ${v.met ? 'met   ' : 'MISSED'}  ${v.target}: ${v.measured}`);
+    for (const v of verdictsOf(record))
+      print(`  ${v.met === undefined ? '–     ' : v.met ? 'met   ' : 'MISSED'}  ${v.target}: ${v.measured}`);
   print('');
 }
 
@@ -714,7 +715,7 @@ function scaleSignalsSummary(record: SectionRecord, r: ScaleSignalsResult): stri
   const higher = r.windows[r.windows.length - 1];
   return (
     `- Scale signals (${dateOf(record)}${record.temporal ? ', cluster' : ''}, load ${record.machine.loadAtStart.split(',')[0]}, interval ${r.evaluationInterval}): ` +
-    `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events, matched share median ${fmt(r.share.median * 100, 2)} %; ` +
+    `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events, matched share mean ${fmt(r.share.mean * 100, 2)} %; ` +
     `ingested → received p50 ${fmt(r.latency.p50S, 1)} s, p99 ${fmt(r.latency.p99S, 1)} s; idle ${fmt(r.idle.servicesCorePct, 1)} % of a core` +
     (higher
       ? `; at ${events(higher.eventsPerDay)}/day PostgreSQL ${fmt(higher.postgresCorePct, 1)} %, worker ${fmt(higher.workerPeakMB, 0)} MB`
