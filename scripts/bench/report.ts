@@ -250,7 +250,7 @@ function scaleSignalsVerdicts(r: ScaleSignalsResult): Verdict[] {
     },
     {
       target: `${of}: all idle, Temporal server + worker + PostgreSQL < 25 % of a core`,
-      measured: `${fmt(r.idle.servicesCorePct, 1)} % over ${fmt(r.idle.durationMs / 60_000, 0)} min`,
+      measured: `${fmt(r.idle.servicesCorePct, 1)} % over ${fmt(r.idle.durationMs / 60_000, 0)} min${r.closingSettled === false ? ' (deliveries still running into it)' : ''}`,
       met: r.idle.servicesCorePct < 25,
     },
   ];

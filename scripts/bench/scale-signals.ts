@@ -105,6 +105,8 @@ export interface ScaleSignalsResult {
   loadMs: number;
   windows: ArrivalWindow[];
   idle: { durationMs: number; cpu: Record<string, number>; servicesCorePct: number; temporal: TemporalRows };
+  /** Whether every lead had arrived before the idle window (if not, deliveries ran into it). */
+  closingSettled: boolean;
   /** Event ingested (endpoint answered) → lead received, overall and by the window the event arrived in. */
   latency: Latency;
   latencyByRate: (Latency & { eventsPerDay: number })[];
@@ -330,7 +332,7 @@ export async function runScaleSignals(
 
     // What no wake or timer found yet is found now: the shares are exact, late leads counted.
     const closing = await closingEvaluation(stack, db, receiver, signals, options.closingWaitMs, log);
-    const latency = await latencies(db, receiver, ingested, closing);
+    const latency = await latencies(db, receiver, ingested, closing.found);
     const share = await shares(db, signals, new Set(ingested.keys()));
     log(
       `  event ingested → lead received: ${latency.all.leads} leads, p50 ${latency.all.p50S.toFixed(1)} s, p99 ${latency.all.p99S.toFixed(1)} s ` +
@@ -369,6 +371,7 @@ export async function runScaleSignals(
       loadMs,
       windows,
       idle,
+      closingSettled: closing.settled,
       latency: latency.all,
       latencyByRate: latency.byWindow.map((l, i) => ({ ...l, eventsPerDay: options.eventsPerDay[i]! })),
       share,
@@ -463,7 +466,7 @@ async function closingEvaluation(
   signals: BenchSignal[],
   waitMs: number,
   log: (line: string) => void,
-): Promise<Set<string>> {
+): Promise<{ found: Set<string>; settled: boolean }> {
   const leadsOfArrivals = async () =>
     (await db.query<{ id: string }>(`SELECT id FROM leads WHERE event_id LIKE 'sd-ev-a%'`)).rows.map((r) => r.id);
   const before = new Set(await leadsOfArrivals());
@@ -477,17 +480,18 @@ async function closingEvaluation(
   log(`  closing evaluation of ${signals.length} signals requested`);
   // Settled: every lead of the arrivals received, and their number unchanged over two looks.
   const deadline = performance.now() + waitMs;
-  let [last, stable] = [-1, 0];
+  let [last, stable, settled] = [-1, 0, false];
   while (performance.now() < deadline) {
     await sleep(5_000);
     const ids = await leadsOfArrivals();
     const missing = ids.filter((id) => !receiver.arrivals.has(id)).length;
     stable = missing === 0 && ids.length === last ? stable + 1 : 0;
     last = ids.length;
-    if (stable >= 2) break;
+    if ((settled = stable >= 2)) break;
   }
+  if (!settled) log(`  WARNING: the closing evaluation's leads were still in flight after ${waitMs / 1000} s`);
   const after = await leadsOfArrivals();
-  return new Set(after.filter((id) => !before.has(id)));
+  return { found: new Set(after.filter((id) => !before.has(id))), settled };
 }
 
 function latencyOf(seconds: number[], foundAtClose: number): Latency {
