@@ -13,6 +13,8 @@
  *   npm run bench -- --sections sources --source-rows bluesky,usaspending  # some sources' rows only (the others' stay)
  *   npm run bench -- --sections scale-data      # 10M events, 10,000 signals, arrivals (own stack; not in the default)
  *   npm run bench -- --sections score-costs     # scores and forecasts on the scale-data store (own stack; not in the default)
+ *   npm run bench -- --sections scale-signals   # 100,000 signals, 10M events, event → webhook latency, idle cost (own stack; not in the default)
+ *   npm run bench -- --sections scale-signals --quick --temporal dev   # 2,000 signals, 200k events, ≤ 15 min
  *
  * It starts its own stack (scripts/bench/stack.ts) and stops it at the end, also on Ctrl-C.
  */
@@ -40,6 +42,7 @@ import {
 import { runScale } from './bench/scale';
 import { runSchedule } from './bench/schedule';
 import { runScaleData } from './bench/scale-data';
+import { runScaleSignals } from './bench/scale-signals';
 import { runScoreCosts } from './bench/score-costs';
 import { prepareSources, runSources, SOURCE_ROWS, type SourceRow, type SourcesSetup } from './bench/sources';
 import { findFreePort } from '../infra/net/ports';
@@ -93,6 +96,16 @@ const SIZES = {
       ],
       eventsPerDay: [100_000, 400_000],
     },
+    scaleSignals: {
+      signals: 100_000,
+      store: { companies: 200_000, people: 5_000_000, events: 10_000_000 },
+      eventsPerDay: [100_000, 1_000_000],
+      windowMs: 30 * 60_000,
+      drainMs: 15 * 60_000,
+      idleMs: 60 * 60_000,
+      historySample: 200,
+      closingWaitMs: 30 * 60_000,
+    },
   },
   quick: {
     pipelineN: [1_000],
@@ -128,8 +141,22 @@ const SIZES = {
       ],
       eventsPerDay: [100_000, 400_000],
     },
+    // Real rates in shorter windows; a few minutes idle.
+    scaleSignals: {
+      signals: 2_000,
+      store: { companies: 20_000, people: 100_000, events: 200_000 },
+      eventsPerDay: [100_000, 1_000_000],
+      windowMs: 90_000,
+      drainMs: 30_000,
+      idleMs: 3 * 60_000,
+      historySample: 50,
+      closingWaitMs: 7 * 60_000,
+    },
   },
 };
+
+/** Sections that run on a stack of their own, after the others. */
+const OWN_STACK: readonly Section[] = ['schedule', 'sources', 'scale-data', 'score-costs', 'scale-signals'];
 
 function log(line: string): void {
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -282,6 +309,11 @@ async function runSection(
       return runScaleData(stack, db, { ...size.scaleData, metricsUrl: stack.workerMetricsUrl! }, log);
     case 'score-costs':
       return runScoreCosts(stack, db, size.scoreCosts, log);
+    case 'scale-signals': {
+      const receiver = await startReceiver();
+      stack.adopt({ name: 'webhook receiver', stop: receiver.close });
+      return runScaleSignals(stack, db, receiver, size.scaleSignals, log);
+    }
   }
 }
 
@@ -334,9 +366,7 @@ function main(): void {
       // The cluster is measured where it differs: the Temporal server under the pipeline.
       const sections =
         temporal === 'dev'
-          ? options.sections.filter(
-              (s) => s !== 'schedule' && s !== 'sources' && s !== 'scale-data' && s !== 'score-costs',
-            )
+          ? options.sections.filter((s) => !OWN_STACK.includes(s))
           : options.sections.filter((s) => s === 'pipeline' || s === 'ceiling');
       if (sections.length === 0) continue;
       log(
@@ -406,6 +436,19 @@ function main(): void {
       await stack.start();
       await runSections(stack, { ...options, sections: ['score-costs'] }, records);
       if (stopping) return;
+    }
+    if (options.sections.includes('scale-signals') && !stopping) {
+      // Its own stack on each Temporal server asked for, the evaluation interval at the service's default.
+      for (const temporal of options.temporal) {
+        await stack.close();
+        stack = newStack(temporal, { serviceDefaults: ['SIGNAL_EVALUATION_INTERVAL'] });
+        log(`section scale-signals on its own stack (${temporal}); load average ${loadAverage()}`);
+        await stack.start();
+        const before = records.length;
+        await runSections(stack, { ...options, sections: ['scale-signals'] }, records);
+        if (temporal !== 'dev') for (const record of records.slice(before)) record.temporal = stack.temporalLabel;
+        if (stopping) return;
+      }
     }
     printTable(records, (line) => console.log(line));
     const written = writeResults(path.join(ROOT, 'docs'), records);

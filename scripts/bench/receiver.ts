@@ -14,6 +14,8 @@ export interface BenchReceiver {
   readonly arrivals: Map<string, number>;
   readonly counts: { requests: number; verified: number; refused: number; duplicates: number };
   setSecret(secret: string): void;
+  /** A URL of its own for one account's webhooks, verified with that account's secret. */
+  urlFor(secret: string): string;
   /** Forgets what arrived so far (the next run counts from zero). */
   reset(): void;
   /** Resolves once `count` distinct leads arrived, or with what arrived by the deadline. */
@@ -23,6 +25,8 @@ export interface BenchReceiver {
 
 export async function startReceiver(): Promise<BenchReceiver> {
   let secret = '';
+  // Per-account paths (`urlFor`), each verified with its own account's secret.
+  const secrets = new Map<string, string>();
   const arrivals = new Map<string, number>();
   const counts = { requests: 0, verified: 0, refused: 0, duplicates: 0 };
   const server = http.createServer((req, res) => {
@@ -33,7 +37,7 @@ export async function startReceiver(): Promise<BenchReceiver> {
       counts.requests++;
       const rawBody = Buffer.concat(chunks);
       const check = verifyWebhook({
-        secret,
+        secret: secrets.get(req.url ?? '') ?? secret,
         rawBody,
         signature: req.headers['x-webhook-signature'] as string | undefined,
         timestamp: req.headers['x-webhook-timestamp'] as string | undefined,
@@ -70,6 +74,11 @@ export async function startReceiver(): Promise<BenchReceiver> {
     counts,
     setSecret(next) {
       secret = next;
+    },
+    urlFor(accountSecret) {
+      const route = `/hooks/leads/${secrets.size + 1}`;
+      secrets.set(route, accountSecret);
+      return `http://127.0.0.1:${port}${route}`;
     },
     reset() {
       arrivals.clear();

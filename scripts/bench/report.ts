@@ -14,6 +14,7 @@ import type { PipelineRun } from './pipeline';
 import type { ReadsResult } from './reads';
 import type { ScaleResult } from './scale';
 import type { ScaleDataResult } from './scale-data';
+import type { ScaleSignalsResult } from './scale-signals';
 import type { ScheduleResult } from './schedule';
 import type { ScoreCostsResult } from './score-costs';
 import type { SourceMeasurement, SourcesResult } from './sources';
@@ -29,11 +30,12 @@ export const SECTIONS = [
   'sources',
   'scale-data',
   'score-costs',
+  'scale-signals',
 ] as const;
 export type Section = (typeof SECTIONS)[number];
 /**
  * What `npm run bench` runs without `--sections`: ceiling (c) is measured inside the pipeline
- * section; scale-data (10M events, about an hour) only when asked for.
+ * section; scale-data and scale-signals (10M events, an hour or more each) only when asked for.
  */
 export const DEFAULT_SECTIONS: readonly Section[] = ['pipeline', 'reads', 'evaluation', 'scale', 'schedule', 'sources'];
 export type Mode = 'full' | 'quick';
@@ -190,6 +192,8 @@ function verdictsOf(record: SectionRecord): Verdict[] {
     case 'score-costs':
       // Issue 35 sets no number: "proportional to what changed", read beside the counts.
       return [];
+    case 'scale-signals':
+      return scaleSignalsVerdicts(record.data as ScaleSignalsResult);
     case 'scale': {
       const r = record.data as ScaleResult;
       return [
@@ -235,6 +239,48 @@ function scaleDataVerdicts(r: ScaleDataResult): Verdict[] {
     target: `${of}: worker < 600 MB`,
     measured: `${fmt(r.workerMB, 0)} MB (peak ${fmt(r.peakMB, 0)})`,
     met: r.peakMB < 600,
+  });
+  return verdicts;
+}
+
+/** Issue #36's targets; Temporal's rows are reported beside, without a target. */
+function scaleSignalsVerdicts(r: ScaleSignalsResult): Verdict[] {
+  const of = `${fmt(r.signals, 0)} signals, ${events(r.store.events)}`;
+  const higher = r.windows[r.windows.length - 1];
+  const verdicts: Verdict[] = [
+    {
+      target: `${of}: event ingested → webhook received p99 < 60 s`,
+      measured: `p99 ${fmt(r.latency.p99S, 1)} s, p50 ${fmt(r.latency.p50S, 1)} s over ${fmt(r.latency.leads, 0)} leads (${fmt(r.latency.foundAtClose, 0)} found only by the closing evaluation)`,
+      met: r.latency.leads > 0 && r.latency.p99S < 60,
+    },
+    {
+      target: `${of}: all idle, Temporal server + worker + PostgreSQL < 25 % of a core`,
+      measured: `${fmt(r.idle.servicesCorePct, 1)} % over ${fmt(r.idle.durationMs / 60_000, 0)} min${r.closingSettled === false ? ' (deliveries still running into it)' : ''}`,
+      met: r.idle.servicesCorePct < 25,
+    },
+  ];
+  if (higher)
+    verdicts.push(
+      {
+        target: `${of}, ${events(higher.eventsPerDay)} events/day: PostgreSQL < 25 % of a core`,
+        measured: `${fmt(higher.postgresCorePct, 1)} %`,
+        met: higher.postgresCorePct < 25,
+      },
+      {
+        target: `${of}, ${events(higher.eventsPerDay)} events/day: worker < 600 MB`,
+        measured: `${fmt(higher.workerPeakMB, 0)} MB peak`,
+        met: higher.workerPeakMB < 600,
+      },
+    );
+  verdicts.push({
+    target: `${of}: Temporal rows per signal per day (idle; at ${r.windows.map((w) => events(w.eventsPerDay)).join(', ')}/day)`,
+    measured: [r.idle.temporal, ...r.windows.map((w) => w.temporal)]
+      .map(
+        (t) =>
+          `${fmt(t.visibilityRowsPerSignalDay)} visibility, ${fmt(t.signalHistoryPerSignalDay + t.leadHistoryPerSignalDay)} history`,
+      )
+      .join('; '),
+    met: undefined,
   });
   return verdicts;
 }
@@ -433,6 +479,34 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
           `${fmt(x.forecast.looked, 0)} companies looked at, ${x.forecast.made} made`,
         ]);
       }
+    } else if (record.section === 'scale-signals') {
+      const r = record.data as ScaleSignalsResult;
+      rows.push([
+        'scale-signals',
+        `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events: matched share`,
+        `mean ${fmt(r.share.mean * 100, 2)} %, median ${fmt(r.share.median * 100, 2)} % (p10 ${fmt(r.share.p10 * 100, 2)}, p90 ${fmt(r.share.p90 * 100, 2)})`,
+        `${fmt(r.share.inRange, 0)} of ${fmt(r.share.signals, 0)} uncapped signals within 0.1–1 %`,
+      ]);
+      for (const l of r.latencyByRate)
+        rows.push([
+          '',
+          `${events(l.eventsPerDay)}/day: ingested → received p50 / p99`,
+          `${fmt(l.p50S, 1)} s / ${fmt(l.p99S, 1)} s`,
+          `${fmt(l.leads, 0)} leads, ${fmt(l.foundAtClose, 0)} found by the closing evaluation`,
+        ]);
+      for (const w of r.windows)
+        rows.push([
+          '',
+          `${events(w.eventsPerDay)}/day: PostgreSQL / worker / all three`,
+          `${fmt(w.postgresCorePct, 1)} / ${fmt(w.workerCorePct, 1)} / ${fmt(w.servicesCorePct, 1)} % of a core`,
+          `worker ${fmt(w.workerPeakMB, 0)} MB peak; ${fmt(w.temporal.visibilityRowsPerSignalDay)} executions/signal/day`,
+        ]);
+      rows.push([
+        '',
+        'idle: Temporal + worker + PostgreSQL',
+        `${fmt(r.idle.servicesCorePct, 1)} % of a core`,
+        `${fmt(r.idle.temporal.visibilityRowsPerSignalDay)} executions, ${fmt(r.idle.temporal.signalHistoryPerSignalDay)} history events per signal per day`,
+      ]);
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       rows.push([
@@ -467,7 +541,8 @@ export function printTable(records: SectionRecord[], print: (line: string) => vo
   print('');
   print('targets:');
   for (const record of records)
-    for (const v of verdictsOf(record)) print(`  ${v.met ? 'met   ' : 'MISSED'}  ${v.target}: ${v.measured}`);
+    for (const v of verdictsOf(record))
+      print(`  ${v.met === undefined ? '–     ' : v.met ? 'met   ' : 'MISSED'}  ${v.target}: ${v.measured}`);
   print('');
 }
 
@@ -623,7 +698,9 @@ export function summary(all: SectionRecord[]): string {
     (r) =>
       !r.error &&
       r.data &&
-      ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data', 'score-costs'].includes(r.section),
+      ['reads', 'evaluation', 'scale', 'schedule', 'sources', 'scale-data', 'score-costs', 'scale-signals'].includes(
+        r.section,
+      ),
   );
   if (other.length) lines.push('', '### Reads, evaluation, scale, sources', '');
   for (const record of other) {
@@ -652,6 +729,8 @@ export function summary(all: SectionRecord[]): string {
       lines.push(scaleDataSummary(record, record.data as ScaleDataResult));
     } else if (record.section === 'score-costs') {
       lines.push(scoreCostsSummary(record, record.data as ScoreCostsResult));
+    } else if (record.section === 'scale-signals') {
+      lines.push(scaleSignalsSummary(record, record.data as ScaleSignalsResult));
     } else if (record.section === 'schedule') {
       const r = record.data as ScheduleResult;
       lines.push(
@@ -707,6 +786,20 @@ function scoreCostsSummary(record: SectionRecord, r: ScoreCostsResult): string {
       )
       .join('; ') +
     '.'
+  );
+}
+
+/** One line: latency, idle cost, the higher rate's PostgreSQL and memory, the matched share, Temporal rows. */
+function scaleSignalsSummary(record: SectionRecord, r: ScaleSignalsResult): string {
+  const higher = r.windows[r.windows.length - 1];
+  return (
+    `- Scale signals (${dateOf(record)}${record.temporal ? ', cluster' : ''}, load ${record.machine.loadAtStart.split(',')[0]}, interval ${r.evaluationInterval}): ` +
+    `${fmt(r.signals, 0)} signals, ${events(r.store.events)} events, matched share mean ${fmt(r.share.mean * 100, 2)} %; ` +
+    `ingested → received p50 ${fmt(r.latency.p50S, 1)} s, p99 ${fmt(r.latency.p99S, 1)} s; idle ${fmt(r.idle.servicesCorePct, 1)} % of a core` +
+    (higher
+      ? `; at ${events(higher.eventsPerDay)}/day PostgreSQL ${fmt(higher.postgresCorePct, 1)} %, worker ${fmt(higher.workerPeakMB, 0)} MB`
+      : '') +
+    `; idle per signal per day ${fmt(r.idle.temporal.visibilityRowsPerSignalDay)} executions, ${fmt(r.idle.temporal.signalHistoryPerSignalDay)} history events.`
   );
 }
 

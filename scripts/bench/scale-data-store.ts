@@ -397,6 +397,8 @@ export async function growStore(
 export interface Arrivals {
   ndjson: string;
   events: number;
+  /** The new events' ids, in the order sent. */
+  eventIds: string[];
   late: number;
   updatedPeople: string[];
   updatedCompanies: string[];
@@ -488,6 +490,9 @@ export async function arrivalsOf(
   return {
     ndjson: lines.map((line) => JSON.stringify(line)).join('\n'),
     events: count,
+    eventIds: lines.flatMap((line) =>
+      (line as { kind: string }).kind === 'event' ? [(line as { id: string }).id] : [],
+    ),
     late,
     updatedPeople: Array.from({ length: updates }, () => `sd-pe-${Math.floor(random() * size.people)}`),
     updatedCompanies: Array.from({ length: updates }, company),

@@ -25,31 +25,29 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client as PgClient } from 'pg';
-import { In, type DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { COMPANY_SIZE_BANDS } from '../../src/catalogue/company-sizes';
 import { countryName } from '../../src/catalogue/locations';
 import { listPersonas } from '../../src/catalogue/personas';
 import { Clock } from '../../src/clock';
 import { Signal } from '../../src/db/entities/signal';
-import { EvaluationBacklog, evaluationBasis } from '../../src/services/leads/evaluation-backlog';
+import { EvaluationBacklog } from '../../src/services/leads/evaluation-backlog';
 import { LEADS_PER_BATCH } from '../../src/temporal/contract/signal';
 import { openDatabase } from '../../src/db/data-source';
 import { Credits } from '../../src/services/credits';
 import { LeadProduction } from '../../src/services/leads/production';
 import { cpuReading } from './cpu';
+import { ArrivalStream, putInSteadyState, tracksChanges } from './arrival-stream';
 import { call, createAccount, eachWithin, expectStatus, type BenchAccount } from './http';
 import { lagHistogram, quantileBound, type Histogram } from './schedule';
 import {
   COMMON_INDUSTRIES,
   COMMON_PERSONAS,
   COUNTRY_WEIGHTS,
-  applyUpdates,
-  arrivalsOf,
   growStore,
   seededRandom,
   storeShape,
   type LoadTimes,
-  type StoreShape,
   type StoreSize,
 } from './scale-data-store';
 import { residentMB, type BenchStack } from './stack';
@@ -58,8 +56,6 @@ import { median, percentile } from './stats';
 const DAY_MS = 86_400_000;
 const FIFTEEN_MINUTES_MS = 15 * 60_000;
 const CONCURRENCY = 20;
-/** Arrivals are sent this often, each tick the rate's share. */
-const TICK_MS = 5_000;
 const SIGNALS_PER_ACCOUNT = 25;
 const PROBE_ROUNDS = 5;
 /** A sample signal's rest of the window is read for at most this long (reported as incomplete past it). */
@@ -225,120 +221,6 @@ function configOf(type: TypeId, random: () => number, companies: number): Record
           ),
         ),
       };
-  }
-}
-
-/** Arrivals at a rate, every tick through the ingest endpoint, until stopped. */
-export class ArrivalStream {
-  private perMs = 0;
-  private owed = 0;
-  private last = performance.now();
-  private timer?: NodeJS.Timeout;
-  private busy?: Promise<void>;
-  readonly seq = { next: 0 };
-  readonly random = seededRandom(26);
-  events = 0;
-  late = 0;
-  latenciesMs: number[] = [];
-  failures = 0;
-
-  constructor(
-    private readonly stack: BenchStack,
-    private readonly db: PgClient,
-    private readonly shape: StoreShape,
-    private readonly size: StoreSize,
-    private readonly log: (line: string) => void,
-  ) {}
-
-  /** Events a day at this compression, as events per ms of bench time. */
-  setRate(eventsPerDay: number, compression: number): void {
-    this.perMs = (eventsPerDay * compression) / DAY_MS;
-  }
-
-  start(): void {
-    this.last = performance.now();
-    this.timer = setInterval(() => {
-      if (this.busy) return; // a slow tick is caught up by the next one's share
-      this.busy = this.tick().finally(() => (this.busy = undefined));
-    }, TICK_MS);
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.busy;
-  }
-
-  /** Sends `count` events now (a probe's fixed batch), or the share owed since the last tick. */
-  async send(count?: number): Promise<void> {
-    const now = performance.now();
-    if (count === undefined) {
-      this.owed += (now - this.last) * this.perMs;
-      count = Math.floor(this.owed);
-      this.owed -= count;
-    }
-    this.last = now;
-    if (count <= 0) return;
-    const arrivals = await arrivalsOf(this.shape, this.size, count, this.seq, this.random, async (ids) => {
-      const { rows } = await this.db.query<{ id: string; company_id: string }>(
-        `SELECT id, company_id FROM people WHERE id = ANY($1::text[])`,
-        [ids],
-      );
-      return new Map(rows.map((r) => [r.id, r.company_id]));
-    });
-    const started = performance.now();
-    const answer = await call(`${this.stack.apiUrl}/admin/v1/ingest`, {
-      token: this.stack.adminToken,
-      rawBody: arrivals.ndjson,
-      contentType: 'application/x-ndjson',
-    });
-    this.latenciesMs.push(performance.now() - started);
-    if (answer.status !== 200 || (answer.body as { rejected: number }).rejected > 0) {
-      this.failures++;
-      if (this.failures <= 3) this.log(`  ingest answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-    }
-    await applyUpdates(this.db, this.shape, arrivals);
-    this.events += arrivals.events;
-    this.late += arrivals.late;
-  }
-
-  private async tick(): Promise<void> {
-    try {
-      await this.send();
-    } catch (err) {
-      this.failures++;
-      if (this.failures <= 3) this.log(`  arrivals failed: ${(err as Error).message}`);
-    }
-  }
-}
-
-/** Whether the service keeps evaluation watermarks (incremental evaluation, issue #26). */
-async function tracksChanges(db: PgClient): Promise<boolean> {
-  const { rows } = await db.query(
-    `SELECT 1 FROM information_schema.columns WHERE table_name = 'signals' AND column_name = 'evaluated_xid'`,
-  );
-  return rows.length > 0;
-}
-
-/**
- * Marks the signals as evaluated up to now, as they would be after their first full read
- * (measured separately on a sample): the watermark at the current snapshot, no backlog.
- * Without watermarks (the full evaluation), there is nothing to set.
- */
-export async function putInSteadyState(db: PgClient, dataSource: DataSource, ids: string[]): Promise<void> {
-  const signals = await dataSource.getRepository(Signal).findBy({ id: In(ids) });
-  await db.query('BEGIN');
-  try {
-    await db.query(
-      `UPDATE signals s SET evaluated_xid = pg_snapshot_xmin(pg_current_snapshot()), evaluated_at = now(),
-         evaluation_basis = x.basis, full_read_at = NULL, full_read_event_id = NULL
-       FROM unnest($1::uuid[], $2::text[]) AS x(id, basis) WHERE s.id = x.id`,
-      [signals.map((s) => s.id), signals.map((s) => evaluationBasis(s))],
-    );
-    await db.query(`DELETE FROM signal_backlog WHERE signal_id = ANY($1::uuid[])`, [ids]);
-    await db.query('COMMIT');
-  } catch (err) {
-    await db.query('ROLLBACK');
-    throw err;
   }
 }
 

@@ -27,7 +27,7 @@ import { Forecasts } from '../../src/sources/forecasts/forecasts';
 import { FORECAST_RULES } from '../../src/sources/forecasts/rules';
 import { call, createAccount, expectStatus } from './http';
 import { growStore, storeShape, type LoadTimes, type StoreSize } from './scale-data-store';
-import { ArrivalStream, putInSteadyState } from './scale-data';
+import { ArrivalStream, putInSteadyState } from './arrival-stream';
 import type { BenchStack } from './stack';
 
 const DAY_MS = 86_400_000;

@@ -33,6 +33,8 @@ export interface StackOptions {
   apiNodeArgs?: string[];
   /** Overrides of the service environment (the bench's own defaults are in `serviceEnv`). */
   env?: Record<string, string>;
+  /** Settings left at the service's own defaults instead of the bench's (the scale-signals section's evaluation interval). */
+  serviceDefaults?: string[];
   /** More environment for the worker only (its metrics port, say). */
   workerEnv?: Record<string, string>;
   /** The Temporal server: the dev server (`npm start`'s) or the cluster mode's full server. */
@@ -125,6 +127,7 @@ export class BenchStack {
       RATE_LIMIT_PER_SECOND: '1000000',
       ...this.options.env,
     };
+    for (const name of this.options.serviceDefaults ?? []) delete this.env[name];
     started = Date.now();
     await prepare(this.env);
     log(`database migrated (${Date.now() - started} ms)`);
