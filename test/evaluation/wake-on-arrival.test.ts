@@ -31,7 +31,12 @@ let api: Client;
 
 beforeAll(async () => {
   stack = await startStack({
-    env: { SIGNAL_EVALUATION_INTERVAL: '1h', SIGNAL_WAKE_WINDOW: `${WINDOW_MS}ms`, RATE_LIMIT_PER_SECOND: '100000' },
+    env: {
+      SIGNAL_EVALUATION_INTERVAL: '1h',
+      SIGNAL_WAKE_ON_ARRIVAL: 'true',
+      SIGNAL_WAKE_WINDOW: `${WINDOW_MS}ms`,
+      RATE_LIMIT_PER_SECOND: '100000',
+    },
   });
   api = client(stack, await createAccount(stack, { credits: 10_000 }));
 });
