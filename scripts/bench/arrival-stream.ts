@@ -132,3 +132,25 @@ export async function putInSteadyState(db: PgClient, dataSource: DataSource, ids
     throw err;
   }
 }
+
+/** Waits (15 minutes at most) until `count` signals named `${namePrefix} …` made their first evaluation. */
+export async function waitForFirstEvaluations(
+  db: PgClient,
+  namePrefix: string,
+  count: number,
+  log: (line: string) => void,
+): Promise<void> {
+  const deadline = performance.now() + 15 * 60_000;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM signals WHERE first_evaluated_at IS NOT NULL AND name LIKE $1`,
+      [`${namePrefix} %`],
+    );
+    if (rows[0]!.n >= count) return;
+    if (performance.now() > deadline) {
+      log(`  only ${rows[0]!.n} of ${count} signals evaluated on activation; going on`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}

@@ -37,7 +37,7 @@ import { openDatabase } from '../../src/db/data-source';
 import { Credits } from '../../src/services/credits';
 import { LeadProduction } from '../../src/services/leads/production';
 import { cpuReading } from './cpu';
-import { ArrivalStream, putInSteadyState, tracksChanges } from './arrival-stream';
+import { ArrivalStream, putInSteadyState, tracksChanges, waitForFirstEvaluations } from './arrival-stream';
 import { call, createAccount, eachWithin, expectStatus, type BenchAccount } from './http';
 import { lagHistogram, quantileBound, type Histogram } from './schedule';
 import {
@@ -261,7 +261,7 @@ export async function runScaleData(
 
     // Signals first, on an empty store: their activation evaluations read nothing.
     const { signals, createMs } = await createSignals(stack, options, large.companies, log);
-    await waitForFirstEvaluations(db, signals.length, log);
+    await waitForFirstEvaluations(db, 'Bench scale data', signals.length, log);
 
     const stages: ScaleDataResult['stages'] = [];
     const probes: ProbeStage[] = [];
@@ -402,21 +402,6 @@ async function createSignals(
   const createMs = performance.now() - started;
   log(`  ${signals.length} active signals in ${accounts.length} accounts created in ${(createMs / 1000).toFixed(1)} s`);
   return { signals, createMs };
-}
-
-async function waitForFirstEvaluations(db: PgClient, count: number, log: (line: string) => void): Promise<void> {
-  const deadline = performance.now() + 15 * 60_000;
-  for (;;) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM signals WHERE first_evaluated_at IS NOT NULL AND name LIKE 'Bench scale data %'`,
-    );
-    if (rows[0]!.n >= count) return;
-    if (performance.now() > deadline) {
-      log(`  only ${rows[0]!.n} of ${count} signals evaluated on activation; going on`);
-      return;
-    }
-    await sleep(2_000);
-  }
 }
 
 /**

@@ -25,7 +25,7 @@ import { SIGNAL_TYPES } from '../../src/signal-types/registry';
 import { signalWorkflowId } from '../../src/temporal/contract/signal';
 import { leadWorkflowId } from '../../src/temporal/contract/lead';
 import { openDatabase } from '../../src/db/data-source';
-import { ArrivalStream, putInSteadyState, tracksChanges } from './arrival-stream';
+import { ArrivalStream, putInSteadyState, tracksChanges, waitForFirstEvaluations } from './arrival-stream';
 import { cpuReading } from './cpu';
 import { call, createAccount, eachWithin, expectStatus, type BenchAccount } from './http';
 import type { BenchReceiver } from './receiver';
@@ -265,7 +265,7 @@ export async function runScaleSignals(
   try {
     const steady = await tracksChanges(db);
     const { signals, createMs } = await createSignals(stack, receiver, options, log);
-    await waitForFirstEvaluations(db, signals.length, log);
+    await waitForFirstEvaluations(db, NAME, signals.length, log);
 
     log(`  loading the store to ${options.store.events.toLocaleString('en-US')} events`);
     const load = await growStore(db, shape, { companies: 0, people: 0, events: 0 }, options.store, steady, log);
@@ -436,22 +436,6 @@ async function createSignals(
   const createMs = performance.now() - started;
   log(`  ${signals.length} active signals in ${accounts.length} accounts created in ${(createMs / 1000).toFixed(1)} s`);
   return { signals, createMs };
-}
-
-async function waitForFirstEvaluations(db: PgClient, count: number, log: (line: string) => void): Promise<void> {
-  const deadline = performance.now() + 15 * 60_000;
-  for (;;) {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM signals WHERE first_evaluated_at IS NOT NULL AND name LIKE $1`,
-      [`${NAME} %`],
-    );
-    if (rows[0]!.n >= count) return;
-    if (performance.now() > deadline) {
-      log(`  only ${rows[0]!.n} of ${count} signals evaluated on activation; going on`);
-      return;
-    }
-    await sleep(2_000);
-  }
 }
 
 /**
