@@ -98,7 +98,9 @@ export class SourceSchedules {
     const second = (at: number) => Math.floor(at / 1000);
     if (last && second(last.getTime()) >= second(Date.now()))
       await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 50));
-    await handle.trigger(ScheduleOverlapPolicy.SKIP);
+    // Buffered, not skipped: a run whose status already says finished may still be closing its
+    // workflow, and a skipped trigger would drop the operator's run without a word.
+    await handle.trigger(ScheduleOverlapPolicy.BUFFER_ONE);
   }
 
   async nextRunAt(source: string): Promise<Date | null> {
