@@ -74,7 +74,12 @@ test('an ingested job change wakes the job-changes signal within seconds; a fund
   await waitForLeadTotal(api, jobs.id, 1, 30_000);
   const leads = await stack.db.query(`SELECT event_id FROM leads WHERE signal_id = $1`, [jobs.id]);
   expect(leads).toEqual([{ event_id: `ev-${slug}` }]);
-  expect((await workflowState(stack, jobs.id))?.evaluations).toBeGreaterThanOrEqual(2);
+  // The lead is written inside the woken evaluation, which counts once its hand-off is recorded.
+  await waitFor(
+    'the woken evaluation to end',
+    () => workflowState(stack, jobs.id),
+    (state) => (state?.evaluations ?? 0) >= 2,
+  );
 
   // Whatever is still pending is sent now; a message to the fundraising signal would be in its history.
   await stack.services.arrivals.flush();
