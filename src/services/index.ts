@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { Client, WorkflowNotFoundError } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { Config } from '../config';
 import { Logger } from '../logger';
 import { SecretBox } from '../crypto/secret-box';
@@ -18,7 +18,6 @@ import { Signals } from './signals/signals';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { SignalReconciliation } from './signals/reconciliation';
 import { ArrivalAnnouncer, type WakeSignal } from './signals/arrivals';
-import { signalWorkflowId, signalWorkflowMessages } from '../temporal/contract';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
 import { Funnel } from './leads/funnel';
@@ -63,17 +62,6 @@ export interface ServiceDeps {
   wakeSignal?: WakeSignal;
 }
 
-/** The `eventsArrived` message; a signal with no running workflow has nothing to hear (the outbox starts it). */
-function wakeByMessage(temporal: Client): WakeSignal {
-  return async (signalId) => {
-    try {
-      await temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages.eventsArrived);
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-    }
-  };
-}
-
 /** The business rules, built once per process and shared by REST, the tool server and activities. */
 export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.SECRETS_KEY);
@@ -89,7 +77,8 @@ export function createServices(deps: ServiceDeps) {
   const arrivals = new ArrivalAnnouncer(
     deps.db,
     deps.logger,
-    deps.wakeSignal ?? (deps.temporal && deps.config.SIGNAL_WAKE_ON_ARRIVAL ? wakeByMessage(deps.temporal) : undefined),
+    deps.wakeSignal ??
+      (deps.temporal && deps.config.SIGNAL_WAKE_ON_ARRIVAL ? (signalId) => lifecycle.wake(signalId) : undefined),
     { windowMs: deps.config.SIGNAL_WAKE_WINDOW, sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS },
   );
   const signals = new Signals(deps.db, {

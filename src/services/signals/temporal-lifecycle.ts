@@ -220,18 +220,26 @@ export class TemporalSignalLifecycle implements SignalLifecycle {
 
   /** Sends the workflow a message; one that is not running has nothing to hear. Throws when Temporal does not answer. */
   async tell(signalId: string, message: 'pause' | 'configChanged' | 'delete'): Promise<void> {
-    const temporal = this.temporal;
-    if (!temporal) return;
-    const send = async () => {
-      try {
-        await temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages[message]);
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-      }
-    };
+    if (!this.temporal) return;
+    const send = () => this.message(signalId, message);
     // A new config is read at the next evaluation whether or not it was heard: nothing to confirm.
     if (message === 'configChanged') await send();
     else await this.confirming(signalId, message, send);
+  }
+
+  /** Rows the signal may want arrived (docs/decisions/wake-on-arrival.md); nothing to confirm. */
+  async wake(signalId: string): Promise<void> {
+    await this.message(signalId, 'eventsArrived');
+  }
+
+  /** A message to the signal's workflow; one with no running workflow has nothing to hear (the outbox starts it). */
+  private async message(signalId: string, message: keyof typeof signalWorkflowMessages): Promise<void> {
+    if (!this.temporal) return;
+    try {
+      await this.temporal.workflow.getHandle(signalWorkflowId(signalId)).signal(signalWorkflowMessages[message]);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
   }
 }
 
