@@ -89,6 +89,8 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     SIGNAL_WAKE_WINDOW: duration('1s'),
     /** Wake messages in flight at once, per process. */
     SIGNAL_WAKE_SENDS: int(20),
+    /** A signal woken is not woken again sooner: a busy stream costs each signal one evaluation per gap. */
+    SIGNAL_WAKE_GAP: duration('30s'),
     /** How often every signal is checked against its workflow; the outbox is mended every 30 s (docs/decisions/signals.md). */
     SIGNAL_SWEEP_INTERVAL: duration('1d'),
     // `full` reads each signal's whole window every evaluation, as before incremental evaluation.

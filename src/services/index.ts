@@ -79,7 +79,11 @@ export function createServices(deps: ServiceDeps) {
     deps.logger,
     deps.wakeSignal ??
       (deps.temporal && deps.config.SIGNAL_WAKE_ON_ARRIVAL ? (signalId) => lifecycle.wake(signalId) : undefined),
-    { windowMs: deps.config.SIGNAL_WAKE_WINDOW, sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS },
+    {
+      windowMs: deps.config.SIGNAL_WAKE_WINDOW,
+      sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS,
+      gapMs: deps.config.SIGNAL_WAKE_GAP,
+    },
   );
   const signals = new Signals(deps.db, {
     config: deps.config,

@@ -23,7 +23,7 @@ import {
 import { companyEntries, personaName } from './kit/config';
 import { fieldUnused, type SettingsReview } from './kit/settings-warnings';
 import { defineSignalType } from './kit/signal-type';
-import { keysOfKinds } from './kit/wake-keys';
+import { signalWakeKeys } from './kit/wake-keys';
 
 const sourceSetting = z.strictObject({ enabled: z.boolean() });
 export const watchlistSources = z.strictObject(
@@ -192,9 +192,10 @@ export const accountWatchlist = defineSignalType<StoredWatchlistConfig>({
   reviewSettings,
   evaluationPlan,
   reads,
-  // The enabled kinds (a change of `sources` is a config change, which wakes it anyway); watched
-  // people are matched on the person row.
-  wakeKeys: (config) => keysOfKinds(enabledWatchlistEvents(config.sources), true),
+  // The enabled kinds at what its entries watch (a change of `sources` is a config change, which
+  // wakes it anyway); a new person at a watched company (persona targeting).
+  wakeKeys: (config) =>
+    signalWakeKeys({ kinds: enabledWatchlistEvents(config.sources), events: 'watched', people: 'watched' }),
   testSendSample: {
     event_type: 'new_decision_makers',
     data: { watchlist_role: 'Chief Technology Officer', new_job_started_on: '10/2026', new_job_start_month: '2026-10' },

@@ -5,10 +5,12 @@ import {
   DAY_MS,
   LEAD_FOR_EVENT,
   TRUSTED_COMPANY,
+  companyFacets,
   companySizeClause,
   duplicateClause,
   industryClause,
   locationClause,
+  locationCountries,
   occurredBetween,
   titleClause,
   type EvaluationFilter,
@@ -18,7 +20,7 @@ import {
 import { companyFilterFields, personaName, textList } from './kit/config';
 import { reviewIndustries, type SettingsReview } from './kit/settings-warnings';
 import { defineSignalType } from './kit/signal-type';
-import { keysOfKinds } from './kit/wake-keys';
+import { signalWakeKeys, type Facets, type WakeKey } from './kit/wake-keys';
 
 export const MIN_JOB_AGE_DAYS = 180;
 
@@ -81,6 +83,19 @@ const reads: ReadColumns = {
   people: ['persona', 'title', 'country_code', 'region_code', 'city'],
 };
 
+/**
+ * What wakes a job-changes signal: a job change at a company of its industries and sizes, by a
+ * person of its personas (unless free titles are set: a title is matched by words, not keyed)
+ * and countries; a new person of those (their job change may be stored already).
+ */
+function wakeKeys(config: JobChangesConfig): WakeKey[] {
+  const person: Facets = {
+    ...(config.customTitles?.length ? {} : { persona: config.jobTitles ?? [] }),
+    ...(config.locations?.length ? { personCountry: locationCountries(config.locations) } : {}),
+  };
+  return signalWakeKeys({ kinds: ['job_change'], events: { ...companyFacets(config), ...person }, people: person });
+}
+
 function reviewSettings(config: JobChangesConfig, review: SettingsReview): void {
   if (config.maxJobAgeDays !== undefined && config.maxJobAgeDays < MIN_JOB_AGE_DAYS) {
     review.applied.maxJobAgeDays = MIN_JOB_AGE_DAYS;
@@ -118,8 +133,7 @@ export const jobChanges = defineSignalType<JobChangesConfig>({
   reviewSettings,
   evaluationPlan,
   reads,
-  // The lead is the event's person: their changes matter whatever the config.
-  wakeKeys: () => keysOfKinds(['job_change'], true),
+  wakeKeys,
   testSendSample: {
     event_type: 'job_change',
     data: {

@@ -107,3 +107,21 @@ export function competitorOfSignal(signal: string): string {
       AND EXISTS (SELECT 1 FROM competitors k JOIN signals ks ON ks.account_id = k.account_id
         WHERE ks.id = ${signal} AND k.domain = c.domain))`;
 }
+
+/**
+ * The account watchlists that arrived rows of these companies and people (parameters such as
+ * `$3` and `$4`, text arrays of ids) may concern, as SQL selecting `id`: an entry names the
+ * company by URL, domain or name, or the person by URL, or the company is a competitor of the
+ * watchlist's account. Wider than {@link watchedBySignal} (a name binds here whatever the trust
+ * and however many entries share it), as waking may be (docs/decisions/wake-on-arrival.md).
+ */
+export function signalsWatchingArrivals(companies: string, people: string): string {
+  const arrived = `(SELECT * FROM companies WHERE id = ANY(${companies}::text[]))`;
+  return `SELECT w.signal_id FROM watched_companies w JOIN ${arrived} c ON c.linkedin_url = w.linkedin_url WHERE w.kind = 'company'
+    UNION SELECT w.signal_id FROM watched_companies w JOIN ${arrived} c ON c.domain = w.domain WHERE w.kind = 'company'
+    UNION SELECT w.signal_id FROM watched_companies w JOIN ${arrived} c ON c.name_key = w.name_key WHERE w.kind = 'company'
+    UNION SELECT w.signal_id FROM watched_companies w JOIN people p ON p.linkedin_url = w.linkedin_url
+      WHERE w.kind = 'person' AND p.id = ANY(${people}::text[])
+    UNION SELECT ks.id FROM competitors k JOIN signals ks ON ks.account_id = k.account_id
+      JOIN ${arrived} c ON c.domain = k.domain`;
+}

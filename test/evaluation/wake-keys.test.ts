@@ -5,9 +5,9 @@ import { EVENT_TYPES } from '../../src/providers/data/records';
 import type { EvaluationPlan } from '../../src/signal-types/kit/evaluation-rules';
 import {
   COMPANY_KEY,
-  PERSON_KEY,
+  PERSON_KIND,
   arrivedRowKeys,
-  eventKindKey,
+  kindKey,
   type WakeKey,
 } from '../../src/signal-types/kit/wake-keys';
 import { SIGNAL_TYPES } from '../../src/signal-types/registry';
@@ -72,11 +72,11 @@ function keysRead(plan: EvaluationPlan): WakeKey[] {
   ];
 }
 
-test('a row announces its kind, a changed company or a person; a new company announces nothing', () => {
-  expect(arrivedRowKeys({ table: 'events', type: 'fundraising' })).toEqual([eventKindKey('fundraising')]);
+test('a coarse row announces its kind, a changed company or a person; a new company announces nothing', () => {
+  expect(arrivedRowKeys({ table: 'events', type: 'fundraising' })).toEqual([kindKey('fundraising')]);
   expect(arrivedRowKeys({ table: 'companies', inserted: false })).toEqual([COMPANY_KEY]);
   expect(arrivedRowKeys({ table: 'companies', inserted: true })).toEqual([]);
-  expect(arrivedRowKeys({ table: 'people' })).toEqual([PERSON_KEY]);
+  expect(arrivedRowKeys({ table: 'people' })).toEqual([kindKey(PERSON_KIND)]);
 });
 
 test.each(SIGNAL_TYPES.map((type) => [type.signalTypeId, type] as const))(

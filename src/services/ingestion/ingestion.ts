@@ -114,8 +114,8 @@ export class Ingestion {
     });
     valid += placedPeople.length;
     const newPeople = await this.insertPeople(placedPeople.map((p) => p.record));
-    inserted += newPeople;
-    if (newPeople > 0) this.arrivals?.announce([{ table: 'people' }]);
+    inserted += newPeople.length;
+    if (newPeople.length > 0) this.arrivals?.announce(newPeople);
 
     const knownPeople = new Set(placedPeople.map((p) => p.record.id));
     await this.addStored(
@@ -136,15 +136,15 @@ export class Ingestion {
     valid += placedEvents.length;
     // One deal, one event: a deal's later records are linked to its first (./deal-sightings.ts).
     const deals = placedEvents.filter((e) => e.record.type === 'mergers_acquisitions');
-    const eventTypes = new Set<string>();
+    const arrived: ArrivedRow[] = [];
     try {
       inserted += await this.insertEvents(
         placedEvents.filter((e) => e.record.type !== 'mergers_acquisitions').map((e) => e.record),
         this.db,
-        eventTypes,
+        arrived,
       );
     } finally {
-      this.arrivals?.announce([...eventTypes].map((type) => ({ table: 'events', type })));
+      this.arrivals?.announce(arrived);
     }
     for (const { record } of deals) {
       const placed = await this.deals.place(record, options.dealParties?.get(record.id) ?? null, (manager) =>
@@ -152,7 +152,7 @@ export class Ingestion {
       );
       if (placed.kind === 'new') {
         inserted += 1;
-        this.arrivals?.announce([{ table: 'events', type: record.type }]);
+        this.arrivals?.announce([eventArrived(record)]);
       }
     }
 
@@ -180,7 +180,7 @@ export class Ingestion {
       `UPDATE events SET data = $4::jsonb WHERE id = $1 AND type = $2 AND company_id = $3`,
       [parsed.id, parsed.type, parsed.companyId, JSON.stringify(parsed.data)],
     );
-    if (count > 0) this.arrivals?.announce([{ table: 'events', type: parsed.type }]);
+    if (count > 0) this.arrivals?.announce([eventArrived(parsed)]);
     return count > 0;
   }
 
@@ -233,9 +233,10 @@ export class Ingestion {
     return inserted;
   }
 
-  private async insertPeople(records: PersonRecord[]): Promise<number> {
+  /** The people it inserted, as announced. */
+  private async insertPeople(records: PersonRecord[]): Promise<ArrivedRow[]> {
     const regions = new RegionLookup();
-    let inserted = 0;
+    const inserted: ArrivedRow[] = [];
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (p) => [
         p.id,
@@ -261,14 +262,16 @@ export class Ingestion {
                               $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
                               $15::text[])`,
         columns,
+        this.db,
+        `jsonb_build_array(id, company_id)::text`,
       );
-      inserted += added.inserted;
+      for (const [personId, companyId] of added.returned) inserted.push({ table: 'people', personId, companyId });
     }
     return inserted;
   }
 
-  /** Adds the types of the events it inserted to `types` (all chunks, announced once). */
-  private async insertEvents(records: EventRecord[], db: Queryable = this.db, types?: Set<string>): Promise<number> {
+  /** Adds the events it inserted to `arrived` (all chunks, announced once). */
+  private async insertEvents(records: EventRecord[], db: Queryable = this.db, arrived?: ArrivedRow[]): Promise<number> {
     let inserted = 0;
     for (const chunk of chunks(records, BATCH_SIZE)) {
       const columns = columnsOf(chunk, (e) => {
@@ -300,10 +303,11 @@ export class Ingestion {
                    job_department, job_seniority, job_country_code, job_region_code, job_city)`,
         columns,
         db,
-        'type',
+        `jsonb_build_array(type, company_id, person_id)::text`,
       );
       inserted += added.inserted;
-      for (const type of added.returned) types?.add(type);
+      for (const [type, companyId, personId] of added.returned)
+        arrived?.push({ table: 'events', type, companyId, personId });
     }
     return inserted;
   }
@@ -317,16 +321,25 @@ export class Ingestion {
     columns: unknown[][],
     db: Queryable = this.db,
     returning?: string,
-  ): Promise<{ inserted: number; returned: string[] }> {
+  ): Promise<{ inserted: number; returned: string[][] }> {
     const [row] = await rows<{ inserted: number; returned: string[] | null }>(
       db,
       `WITH added AS (${insert} ON CONFLICT (id) DO NOTHING RETURNING ${returning ?? 'NULL::text'} AS value)
        SELECT count(*)::int AS inserted, array_agg(DISTINCT value) FILTER (WHERE value IS NOT NULL) AS returned FROM added`,
       columns,
     );
-    return { inserted: row.inserted, returned: row.returned ?? [] };
+    // `returning` is a JSON array of text, so a row's values come back whole.
+    return { inserted: row.inserted, returned: (row.returned ?? []).map((value) => JSON.parse(value) as string[]) };
   }
 }
+
+/** An event written (inserted or revised), as announced: faceted by its company and person. */
+const eventArrived = (event: EventRecord): ArrivedRow => ({
+  table: 'events',
+  type: event.type,
+  companyId: event.companyId,
+  personId: event.personId,
+});
 
 export interface IngestOptions {
   dealParties?: ReadonlyMap<string, string>;

@@ -1,4 +1,5 @@
 import { expandIndustryFilters } from '../../catalogue/industries';
+import type { Facets } from './wake-keys';
 import { citiesOf, resolveLocation } from '../../catalogue/locations';
 import type { Signal } from '../../db/entities/signal';
 
@@ -111,6 +112,11 @@ export interface PlaceColumns {
 
 export const PERSON_PLACE: PlaceColumns = { country: 'p.country_code', region: 'p.region_code', city: 'p.city' };
 
+/** The countries a location filter's places lie in: a row outside them fails {@link locationClause}. */
+export function locationCountries(locations: readonly string[]): string[] {
+  return [...new Set(locations.flatMap((input) => resolveLocation(input)?.countryCode ?? []))];
+}
+
 export function locationClause(locations: string[], args: unknown[], columns: PlaceColumns = PERSON_PLACE): string {
   const countries: string[] = [];
   const regions: string[] = [];
@@ -135,6 +141,14 @@ export function locationClause(locations: string[], args: unknown[], columns: Pl
 
 export function companySizeClause(bands: string[], args: unknown[]): string {
   return `c.size_band = ANY($${args.push(bands)}::text[])`;
+}
+
+/** The company filters a config sets, as the wake facets (wake-keys.ts) a row must hold to pass them. */
+export function companyFacets(config: { industryFilters?: string[]; companySizeFilters?: string[] }): Facets {
+  return {
+    ...(config.industryFilters?.length ? { industry: [...expandIndustryFilters(config.industryFilters)] } : {}),
+    ...(config.companySizeFilters?.length ? { size: config.companySizeFilters } : {}),
+  };
 }
 
 /** Exact names; a category name stands for all its industries. */

@@ -4,10 +4,12 @@ import {
   DAY_MS,
   LEAD_FOR_EVENT,
   TRUSTED_COMPANY,
+  companyFacets,
   companySizeClause,
   duplicateClause,
   industryClause,
   locationClause,
+  locationCountries,
   occurredBetween,
   type EvaluationFilter,
   type EvaluationPlan,
@@ -16,7 +18,7 @@ import {
 } from './evaluation-rules';
 import { companyFilterFields, personaName, textList } from './config';
 import { fieldUnused, reviewIndustries, type SettingsReview } from './settings-warnings';
-import { keysOfKinds, type WakeKey } from './wake-keys';
+import { signalWakeKeys, type WakeKey } from './wake-keys';
 
 /**
  * What the market-wide types (fundraising, hiring) share: events of one kind at any company,
@@ -104,9 +106,20 @@ export const MARKET_WIDE_READS: ReadColumns = {
   people: ['company_id', 'persona'],
 };
 
-/** What wakes a market-wide signal: its kinds, company changes, and person changes when it targets personas. */
+/**
+ * What wakes a market-wide signal: events of its kinds at companies of its industries, sizes and
+ * headquarters countries; company changes; with persona targeting, a new person of its personas.
+ */
 export function marketWideWakeKeys(eventType: string | readonly string[], config: MarketWideConfig): WakeKey[] {
-  return keysOfKinds(typeof eventType === 'string' ? [eventType] : eventType, (config.targetPersonas?.length ?? 0) > 0);
+  const personas = config.targetPersonas ?? [];
+  return signalWakeKeys({
+    kinds: typeof eventType === 'string' ? [eventType] : eventType,
+    events: {
+      ...companyFacets(config),
+      ...(config.locations?.length ? { hq: locationCountries(config.locations) } : {}),
+    },
+    ...(personas.length ? { people: { persona: personas } } : {}),
+  });
 }
 
 /** Company-level leads unless targetPersonas names the people: getEmails and getPhones then act on nothing. */

@@ -2,45 +2,112 @@
  * Wake on arrival (docs/decisions/wake-on-arrival.md): a signal's workflow is told when a row
  * that may concern it is written, instead of waiting for its next timed evaluation. Both sides
  * of the match come from here: a signal type says which keys may concern a signal of a config
- * (`SignalType.wakeKeys`), and a writer turns each row it inserted, changed or deleted into keys
- * with {@link arrivedRowKeys}. The keys are coarse on purpose: they may wake a signal that then
- * finds nothing, never leave one asleep that a full read would give a lead.
+ * (`SignalType.wakeKeys`, built with {@link signalWakeKeys}), and the announcer turns each row a
+ * writer inserted, changed or deleted into keys with {@link arrivedRowKeys}. A wake key may
+ * wake a signal that then finds nothing, never leave one asleep that a full read would give a lead.
+ *
+ * A row comes in two grains. Coarse (`kind:<kind>`): only what it is, for rows changed or
+ * deleted, whose old values could matter. Faceted (`<kind>@<facet>:<value>`, and `<kind>@any`):
+ * an inserted row, whose company and person the announcer reads, so a signal whose filters name
+ * the countries, industries, sizes or personas it wants wakes only for rows that have one of
+ * them. A signal stores the coarse key of each kind it reads and, for the faceted rows, the values
+ * of its narrowest facet (or `@any`). Keys overlap, or they do not: one GIN lookup.
  */
 
-/** One key: `kind:<event type>`, `person` or `company`. */
+/** One key: `kind:<kind>`, `<kind>@<facet>:<value>`, `<kind>@any`, `<kind>@watched` or `company`. */
 export type WakeKey = string;
 
-/** Any event of this type inserted, edited or deleted. */
-export const eventKindKey = (eventType: string): WakeKey => `kind:${eventType}`;
-/** A person inserted, changed or deleted: persona targeting names the first matching person, job changes read the person. */
-export const PERSON_KEY: WakeKey = 'person';
+/** The pseudo-kind of a person row: persona targeting names a person, job changes read theirs. */
+export const PERSON_KIND = 'person';
+
+/** Any row of this kind (an event type, or `person`), whatever its values: the coarse grain. */
+export const kindKey = (kind: string): WakeKey => `kind:${kind}`;
 /** A company's columns a plan reads changed (its events may now pass filters they failed). */
 export const COMPANY_KEY: WakeKey = 'company';
+/** A faceted row of this kind whose company or person some watchlist's entries name (resolved by the announcer). */
+export const watchedKey = (kind: string): WakeKey => `${kind}@watched`;
+
+/**
+ * What a filter can be keyed on, with the values a row holds: the company's headquarters country
+ * (`hq`), industry and size band; the person's persona and country (`personCountry`).
+ */
+export type Facet = 'hq' | 'industry' | 'size' | 'persona' | 'personCountry';
+export type Facets = Partial<Record<Facet, readonly string[]>>;
+/** A faceted row's values, read when it is announced; a missing one matches no filter on it. */
+export type RowFacts = Partial<Record<Facet, string | null>>;
+
+/**
+ * Roughly how many values a facet spreads over in the data, so that a filter naming n of them
+ * passes about n / spread of the rows; only used to pick a signal's narrowest facet.
+ */
+const FACET_SPREAD: Record<Facet, number> = { hq: 30, personCountry: 30, industry: 100, size: 8, persona: 20 };
 
 /** A row a writer inserted, changed or deleted, as far as waking is concerned. */
 export type ArrivedRow =
-  | { table: 'events'; type: string }
-  | { table: 'people' }
+  /** Ids given (inserted or revised in place): faceted; without, coarse (a deletion). */
+  | { table: 'events'; type: string; companyId?: string; personId?: string | null }
+  /** Ids given (inserted): faceted by the person's own values; without, coarse (changed or deleted). */
+  | { table: 'people'; personId?: string; companyId?: string }
   /** `inserted`: a new company has no events yet (those announce themselves), so it wakes nobody. */
   | { table: 'companies'; inserted: boolean };
 
-/** The keys a written row announces. */
-export function arrivedRowKeys(row: ArrivedRow): WakeKey[] {
-  switch (row.table) {
-    case 'events':
-      return [eventKindKey(row.type)];
-    case 'people':
-      return [PERSON_KEY];
-    case 'companies':
-      return row.inserted ? [] : [COMPANY_KEY];
-  }
+/** The kind of a faceted row (an event's type, or `person`), or undefined for a coarse one. */
+export function facetedKind(row: ArrivedRow): string | undefined {
+  if (row.table === 'events') return row.companyId ? row.type : undefined;
+  if (row.table === 'people') return row.personId ? PERSON_KIND : undefined;
+  return undefined;
 }
 
 /**
- * The keys of a signal that reads events of `eventTypes`: the kinds, company changes (every
- * plan filters on its company), and person changes when `readsPeople` (persona targeting, or a
- * person-level type).
+ * The keys a written row announces. A faceted row needs its facts (its company's and person's
+ * values, read by the announcer); without them (the company was deleted meanwhile) it is coarse.
  */
-export function keysOfKinds(eventTypes: readonly string[], readsPeople: boolean): WakeKey[] {
-  return [...eventTypes.map(eventKindKey), COMPANY_KEY, ...(readsPeople ? [PERSON_KEY] : [])];
+export function arrivedRowKeys(row: ArrivedRow, facts?: RowFacts): WakeKey[] {
+  if (row.table === 'companies') return row.inserted ? [] : [COMPANY_KEY];
+  const kind = row.table === 'events' ? row.type : PERSON_KIND;
+  if (!facts || facetedKind(row) === undefined) return [kindKey(kind)];
+  const keys = [`${kind}@any`];
+  for (const [facet, value] of Object.entries(facts)) if (value) keys.push(`${kind}@${facet}:${value}`);
+  return keys;
+}
+
+/** Of a signal's filters, the one that passes the fewest rows, or undefined when it sets none. */
+function narrowest(facets: Facets): [Facet, readonly string[]] | undefined {
+  let best: [Facet, readonly string[]] | undefined;
+  for (const [facet, values] of Object.entries(facets) as [Facet, readonly string[] | undefined][]) {
+    if (!values) continue;
+    if (!best || values.length / FACET_SPREAD[facet] < best[1].length / FACET_SPREAD[best[0]]) best = [facet, values];
+  }
+  return best;
+}
+
+/** The keys a signal wants for faceted rows of one kind: its narrowest filter's values, or all. */
+function facetedKeys(kind: string, facets: Facets | 'watched'): WakeKey[] {
+  if (facets === 'watched') return [watchedKey(kind)];
+  const filter = narrowest(facets);
+  return filter ? filter[1].map((value) => `${kind}@${filter[0]}:${value}`) : [`${kind}@any`];
+}
+
+export interface SignalRows {
+  /** The event kinds its plan reads. */
+  kinds: readonly string[];
+  /**
+   * What each event it could use must hold (a filter left unset: absent), or `watched`: only
+   * events at the companies or of the people its own entries name. Only filters that every
+   * lead's row must pass belong here.
+   */
+  events: Facets | 'watched';
+  /** When people matter (persona targeting, person-level types): what a new person must hold. */
+  people?: Facets | 'watched';
+}
+
+/**
+ * A signal's keys: for each kind, the coarse key and its faceted keys; `company` (every plan
+ * filters on its company); and the same for people when they matter.
+ */
+export function signalWakeKeys(rows: SignalRows): WakeKey[] {
+  const keys = [COMPANY_KEY];
+  for (const kind of rows.kinds) keys.push(kindKey(kind), ...facetedKeys(kind, rows.events));
+  if (rows.people) keys.push(kindKey(PERSON_KIND), ...facetedKeys(PERSON_KIND, rows.people));
+  return keys;
 }
