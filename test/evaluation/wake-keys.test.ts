@@ -96,8 +96,60 @@ test.each(SIGNAL_TYPES.map((type) => [type.signalTypeId, type] as const))(
         missing: [],
       });
       // Kept narrow too: the keys name no event kind the plan does not read.
-      if (keys.filter((key) => key.startsWith('kind:')).every((key) => read.includes(key))) narrower++;
+      const kinds = keys.filter((key) => key.startsWith('kind:') && key !== kindKey(PERSON_KIND));
+      if (kinds.every((key) => read.includes(key))) narrower++;
     }
     expect(narrower).toBe(configs.length + 1);
   },
 );
+
+const overlap = (a: readonly WakeKey[], b: readonly WakeKey[]) => a.some((key) => b.includes(key));
+const typeOf = (id: string) => SIGNAL_TYPES.find((type) => type.signalTypeId === id)!;
+
+test('an inserted row announces its kind with each value it holds; without its facts, its kind alone', () => {
+  const row = { table: 'events', type: 'fundraising', companyId: 'co-1', personId: null } as const;
+  expect(arrivedRowKeys(row, { hq: 'DE', industry: 'Software Development', size: '51-200' })).toEqual([
+    'fundraising@any',
+    'fundraising@hq:DE',
+    'fundraising@industry:Software Development',
+    'fundraising@size:51-200',
+  ]);
+  expect(arrivedRowKeys(row)).toEqual([kindKey('fundraising')]);
+  expect(arrivedRowKeys({ table: 'people', personId: 'pe-1', companyId: 'co-1' }, { persona: 'CTO' })).toEqual([
+    'person@any',
+    'person@persona:CTO',
+  ]);
+});
+
+test('a signal stores the values of its narrowest filter: a row without one of them does not wake it', () => {
+  const keys = wakeKeysOf(typeOf('fundraising'), { locations: ['Germany', 'Bavaria'], companySizeFilters: ['51-200'] })!;
+  // Bavaria lies in Germany: one country of thirty is narrower than one size band of eight.
+  expect(keys.filter((key) => key.includes('@'))).toEqual(['fundraising@hq:DE']);
+  const round = (hq: string) =>
+    arrivedRowKeys({ table: 'events', type: 'fundraising', companyId: 'co' }, { hq, size: '51-200' });
+  expect(overlap(keys, round('DE'))).toBe(true);
+  expect(overlap(keys, round('FR'))).toBe(false);
+  // A deleted or changed row is coarse, and wakes every signal of its kind.
+  expect(overlap(keys, arrivedRowKeys({ table: 'events', type: 'fundraising' }))).toBe(true);
+  expect(overlap(keys, arrivedRowKeys({ table: 'events', type: 'job_change' }))).toBe(false);
+});
+
+test('job changes key on personas, not on free titles; a new person of its personas wakes it', () => {
+  const personas = wakeKeysOf(typeOf('job_changes'), { jobTitles: ['CTO'] })!;
+  const change = (persona: string) =>
+    arrivedRowKeys(
+      { table: 'events', type: 'job_change', companyId: 'co', personId: 'pe' },
+      { hq: 'US', persona, personCountry: 'FR' },
+    );
+  expect(overlap(personas, change('CTO'))).toBe(true);
+  expect(overlap(personas, change('CFO'))).toBe(false);
+  expect(overlap(personas, arrivedRowKeys({ table: 'people', personId: 'pe' }, { persona: 'CTO' }))).toBe(true);
+  const titles = wakeKeysOf(typeOf('job_changes'), { jobTitles: ['CTO'], customTitles: ['Founder'] })!;
+  expect(overlap(titles, change('CFO'))).toBe(true);
+});
+
+test('a watchlist is found by its entries: its keys name its kinds as watched', () => {
+  const keys = wakeKeysOf(typeOf('account_watchlist'), typeOf('account_watchlist').storedConfig!({}))!;
+  expect(keys).toEqual(expect.arrayContaining(['fundraising@watched', 'person@watched', 'kind:fundraising']));
+  expect(keys.some((key) => key.endsWith('@any'))).toBe(false);
+});

@@ -25,6 +25,7 @@ import {
  */
 
 const WINDOW_MS = 2_000;
+const GAP_MS = 6_000;
 
 let stack: Stack;
 let api: Client;
@@ -35,6 +36,7 @@ beforeAll(async () => {
       SIGNAL_EVALUATION_INTERVAL: '1h',
       SIGNAL_WAKE_ON_ARRIVAL: 'true',
       SIGNAL_WAKE_WINDOW: `${WINDOW_MS}ms`,
+      SIGNAL_WAKE_GAP: `${GAP_MS}ms`,
       RATE_LIMIT_PER_SECOND: '100000',
     },
   });
@@ -42,13 +44,14 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The `eventsArrived` messages in the workflow's current run. */
-async function wakeMessages(signalId: string): Promise<number> {
+/** When each `eventsArrived` message of the workflow's current run came (ms). */
+async function wakeTimes(signalId: string): Promise<number[]> {
   const history = await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).fetchHistory();
-  return (history.events ?? []).filter(
-    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'eventsArrived',
-  ).length;
+  return (history.events ?? [])
+    .filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'eventsArrived')
+    .map((e) => Number(e.eventTime?.seconds ?? 0) * 1000 + Math.floor((e.eventTime?.nanos ?? 0) / 1e6));
 }
+const wakeMessages = async (signalId: string) => (await wakeTimes(signalId)).length;
 
 test('an ingested job change wakes the job-changes signal within seconds; a fundraising signal is not told', async () => {
   const title = uid('Wakeful').replace('-', '');
@@ -138,4 +141,83 @@ test('a burst of ingests wakes a signal about once per window, not once per inge
   expect(woken).toBeGreaterThanOrEqual(1);
   expect(woken).toBeLessThanOrEqual(2 * windows);
   expect(woken).toBeLessThan(ingests);
+});
+
+test("a round wakes the fundraising signal of its company's country, not the one of another country", async () => {
+  const [germany, france] = await Promise.all(
+    ['Germany', 'France'].map((country) =>
+      createSignal(api, 'fundraising', {
+        name: `rounds in ${country}`,
+        status: 'active',
+        dailyLeadLimit: 50,
+        config: { locations: [country] },
+      }),
+    ),
+  );
+  await settled(stack, germany.id, 1);
+  await settled(stack, france.id, 1);
+  const co = company(uid('berlin'), { hqCountryCode: 'DE', hqCity: 'Berlin' });
+  await ingest(stack, [
+    co,
+    event(uid('round'), 'fundraising', daysAgo(1), co.id, {
+      data: { funding_type: 'Seed', funding_amount_usd: 2_000_000 },
+    }),
+  ]);
+  await waitForLeadTotal(api, germany.id, 1, 30_000);
+  await stack.services.arrivals.flush();
+  expect(await wakeMessages(france.id)).toBe(0);
+  const keys = await stack.db.query(`SELECT wake_keys FROM signals WHERE id = $1`, [france.id]);
+  expect(keys[0].wake_keys).toEqual(expect.arrayContaining(['kind:fundraising', 'fundraising@hq:FR']));
+});
+
+test('an event at a watched company wakes its watchlist; one elsewhere does not', async () => {
+  const watched = company(uid('watched'));
+  const elsewhere = company(uid('elsewhere'));
+  await ingest(stack, [watched, elsewhere]);
+  const watchlist = await createSignal(api, 'account-watchlist', {
+    name: 'watching one',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { companies: [watched.domain] },
+  });
+  await settled(stack, watchlist.id, 1);
+  await ingest(stack, [
+    event(uid('far-round'), 'fundraising', daysAgo(1), elsewhere.id, {
+      data: { funding_type: 'Seed', funding_amount_usd: 1_000_000 },
+    }),
+  ]);
+  await stack.services.arrivals.flush();
+  expect(await wakeMessages(watchlist.id)).toBe(0);
+  await ingest(stack, [
+    event(uid('near-round'), 'fundraising', daysAgo(1), watched.id, {
+      data: { funding_type: 'Seed', funding_amount_usd: 1_000_000 },
+    }),
+  ]);
+  await waitForLeadTotal(api, watchlist.id, 1, 30_000);
+  expect(await wakeMessages(watchlist.id)).toBe(1);
+});
+
+test('a signal told is told again no sooner than the gap, once, with what arrived meanwhile', async () => {
+  const rounds = await createSignal(api, 'fundraising', {
+    name: 'rounds in Spain',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { locations: ['Spain'] },
+  });
+  await settled(stack, rounds.id, 1);
+  const madrid = (i: number) => {
+    const co = company(uid(`madrid${i}`), { hqCountryCode: 'ES', hqCity: 'Madrid' });
+    return [co, event(uid('round'), 'fundraising', daysAgo(1), co.id, { data: { funding_type: 'Seed' } })];
+  };
+  await ingest(stack, madrid(0));
+  await stack.services.arrivals.flush();
+  // Three more while the gap runs: they go out together at its end.
+  for (let i = 1; i <= 3; i++) {
+    await ingest(stack, madrid(i));
+    await stack.services.arrivals.flush();
+  }
+  await waitForLeadTotal(api, rounds.id, 4, 30_000);
+  const times = await wakeTimes(rounds.id);
+  expect(times).toHaveLength(2);
+  expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(GAP_MS - 500);
 });

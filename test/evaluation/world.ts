@@ -72,6 +72,8 @@ export async function openWorld(): Promise<OpenWorld> {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
+    // Every announced wake is noted at once: the gap only delays a workflow's message, and here the steps are the clock.
+    SIGNAL_WAKE_GAP: '0ms',
   });
   const db = await openDatabase(config.DATABASE_URL, 5);
   const clock = new ScenarioClock();
@@ -343,7 +345,10 @@ export class World {
       await end();
       throw err;
     }
-    const announce = () => this.services.ingestion.announce(records.map((e) => ({ table: 'events', type: e.type })));
+    const announce = () =>
+      this.services.ingestion.announce(
+        records.map((e) => ({ table: 'events', type: e.type, companyId: e.companyId, personId: e.personId })),
+      );
     return {
       async commit() {
         await runner.commitTransaction();
