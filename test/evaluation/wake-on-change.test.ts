@@ -1,6 +1,7 @@
 import { startStack, TEST_ADMIN_TOKEN, type Stack } from '../setup/stack';
 import { call, createAccount } from '../setup/http';
 import { signalWorkflowId } from '../../src/temporal/contract';
+import { DEFAULT_SCORING_MODEL } from '../../src/signal-types/kit/account-score';
 import {
   client,
   company,
@@ -133,4 +134,40 @@ test('a suppression removed brings the lead it held within seconds; one added te
   const [lead] = await waitForLeadTotal(api, signal.id, 1, 20_000);
   expect(lead.company.name).toBe(held.company.name);
   expect(await wakeMessages(signal.id)).toBeGreaterThanOrEqual(1);
+});
+
+test("a scoring model set tells the account's account_score signals, a competitor added its watchlists; no other signal", async () => {
+  const account = await createAccount(stack, { credits: 100 });
+  const api = client(stack, account);
+  // The account's first credits tell its signals too: sent now, before it has any.
+  await stack.services.arrivals.flush();
+  const score = expectStatus(
+    await api.post('/signals/account-score', { name: 'scores', status: 'active', config: {} }),
+    201,
+  );
+  const watchlist = await createSignal(api, 'account-watchlist', {
+    name: 'competition',
+    status: 'active',
+    config: { companies: [`${uid('rival-watch')}.com`] },
+  });
+  const jobs = await createSignal(api, 'job-changes', {
+    name: 'untouched',
+    status: 'active',
+    config: { customTitles: [uid('Untold').replace('-', '')] },
+  });
+  for (const signal of [score, watchlist, jobs]) await settled(stack, signal.id, 1);
+
+  const model = await call(`${stack.url}/api/v1/scoring-model`, {
+    method: 'PUT',
+    token: account.apiKey,
+    body: DEFAULT_SCORING_MODEL,
+  });
+  expect(model.status).toBe(200);
+  await stack.services.arrivals.flush();
+  expect([await wakeMessages(score.id), await wakeMessages(watchlist.id)]).toEqual([1, 0]);
+
+  expectStatus(await api.post('/competitors', { name: 'Rival', domain: `${uid('rival')}.com` }), 201);
+  await stack.services.arrivals.flush();
+  expect(await wakeMessages(watchlist.id)).toBe(1);
+  expect(await wakeMessages(jobs.id)).toBe(0);
 });
