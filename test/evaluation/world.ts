@@ -72,6 +72,8 @@ export async function openWorld(): Promise<OpenWorld> {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
+    // A step here is a moment: a signal told is evaluated at the next step, not held back for a gap.
+    SIGNAL_WAKE_GAP: '0ms',
   });
   const db = await openDatabase(config.DATABASE_URL, 5);
   const clock = new ScenarioClock();
