@@ -38,12 +38,19 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-/** The `eventsArrived` messages in the workflow's current run. */
+/**
+ * The `eventsArrived` messages in every run of the workflow: a run that handed leads off continues
+ * as new, so the message that woke it is in the run before, found through each run's first event.
+ */
 async function wakeMessages(signalId: string): Promise<number> {
-  const history = await stack.temporal.workflow.getHandle(signalWorkflowId(signalId)).fetchHistory();
-  return (history.events ?? []).filter(
-    (e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'eventsArrived',
-  ).length;
+  let messages = 0;
+  for (let runId: string | undefined; ;) {
+    const history = await stack.temporal.workflow.getHandle(signalWorkflowId(signalId), runId).fetchHistory();
+    const events = history.events ?? [];
+    messages += events.filter((e) => e.workflowExecutionSignaledEventAttributes?.signalName === 'eventsArrived').length;
+    runId = events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+    if (!runId) return messages;
+  }
 }
 
 /**
@@ -139,8 +146,6 @@ test('a suppression removed brings the lead it held within seconds; one added te
 test("a scoring model set tells the account's account_score signals, a competitor added its watchlists; no other signal", async () => {
   const account = await createAccount(stack, { credits: 100 });
   const api = client(stack, account);
-  // The account's first credits tell its signals too: sent now, before it has any.
-  await stack.services.arrivals.flush();
   const score = expectStatus(
     await api.post('/signals/account-score', { name: 'scores', status: 'active', config: {} }),
     201,
