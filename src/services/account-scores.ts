@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { firstRow, rows } from '../db/sql';
+import { changed, firstRow, rows } from '../db/sql';
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
+import type { ArrivalAnnouncements } from './signals/arrivals';
 import {
   DEFAULT_SCORING_MODEL,
   SCORED_EVENT_TYPES,
@@ -37,6 +38,8 @@ export class AccountScores {
   constructor(
     private readonly db: DataSource,
     private readonly clock: Clock,
+    /** A model set or reset wakes the account's account_score signals: their window scores differently. */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
   ) {}
 
   async model(accountId: string): Promise<ScoringModelAnswer> {
@@ -58,13 +61,20 @@ export class AccountScores {
        ON CONFLICT (account_id) DO UPDATE SET model = EXCLUDED.model, updated_at = EXCLUDED.updated_at RETURNING 1`,
       [accountId, JSON.stringify(model)],
     );
+    this.tellScoreSignals(accountId);
     return this.model(accountId);
   }
 
   /** Back to the defaults. */
   async resetModel(accountId: string): Promise<ScoringModelAnswer> {
-    await rows(this.db, `DELETE FROM scoring_models WHERE account_id = $1 RETURNING 1`, [accountId]);
+    // changed(): a DELETE answers [rows, count], which rows() refuses.
+    const removed = await changed(this.db, `DELETE FROM scoring_models WHERE account_id = $1`, [accountId]);
+    if (removed.count > 0) this.tellScoreSignals(accountId);
     return this.model(accountId);
+  }
+
+  private tellScoreSignals(accountId: string): void {
+    this.arrivals?.tell({ accountId, signalTypeId: 'account_score' });
   }
 
   /**

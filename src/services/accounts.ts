@@ -9,15 +9,22 @@ export class Accounts {
     private readonly credits: Credits,
   ) {}
 
-  /** A new account with its first credits; inside `tx` when given, so a caller's later step can undo both. */
+  /**
+   * A new account with its first credits, both or neither; inside `tx` when given, so a caller's
+   * later step can undo both. The grant tells no signal: a new account has none.
+   */
   async create(
     name: string,
     initialCredits = 0,
     tx?: EntityManager,
   ): Promise<{ id: string; name: string; creditBalance: number }> {
-    const account = await (tx ?? this.db.manager).getRepository(Account).save({ name });
-    const creditBalance = initialCredits > 0 ? await this.credits.grant(account.id, initialCredits, undefined, tx) : 0;
-    return { id: account.id, name: account.name, creditBalance };
+    const work = async (within: EntityManager) => {
+      const account = await within.getRepository(Account).save({ name });
+      const creditBalance =
+        initialCredits > 0 ? await this.credits.grant(account.id, initialCredits, undefined, within) : 0;
+      return { id: account.id, name: account.name, creditBalance };
+    };
+    return tx ? work(tx) : this.db.transaction(work);
   }
 
   async require(accountId: string): Promise<Account> {

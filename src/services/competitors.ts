@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { changed, execute, firstRow, rows } from '../db/sql';
 import { isBlueskyHandle, registrableDomain } from '../catalogue/identifiers';
 import { conflict, fieldProblemsOf, notFound, validationError } from '../errors';
+import type { ArrivalAnnouncements } from './signals/arrivals';
 
 /** Most competitors one account lists: each is read by the bluesky source on every run. */
 export const MAX_COMPETITORS_PER_ACCOUNT = 200;
@@ -92,8 +93,14 @@ const domainTaken = (domain: string) =>
 export class Competitors {
   constructor(
     private readonly db: DataSource,
+    /** A competitor added, changed or removed wakes the account's watchlists, which read competitors by domain. */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
     private readonly limit = MAX_COMPETITORS_PER_ACCOUNT,
   ) {}
+
+  private tellWatchlists(accountId: string): void {
+    this.arrivals?.tell({ accountId, signalTypeId: 'account_watchlist' });
+  }
 
   async list(
     accountId: string,
@@ -125,13 +132,15 @@ export class Competitors {
       competitorId,
     ]);
     if (!row) throw notFound('Competitor');
+    // A new domain is a competitor added as much as one removed.
+    this.tellWatchlists(accountId);
     return toCompetitor(row);
   }
 
   async create(accountId: string, input: CompetitorInput): Promise<Competitor> {
     const competitor = this.checked(competitorInput, input);
     const handles = [...new Set(competitor.blueskyHandles ?? [])];
-    return this.db.transaction(async (tx) => {
+    const created = await this.db.transaction(async (tx) => {
       // One account's additions queue on its row, so the limit holds under concurrent calls.
       await execute(tx, `SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
       const [{ count }] = await rows<{ count: number }>(
@@ -150,6 +159,8 @@ export class Competitors {
       if (!row) throw domainTaken(competitor.domain);
       return toCompetitor(row);
     });
+    this.tellWatchlists(accountId);
+    return created;
   }
 
   async update(accountId: string, competitorId: string, changes: CompetitorChanges): Promise<Competitor> {
@@ -175,6 +186,8 @@ export class Competitors {
       [accountId, competitorId, next.name, next.domain, next.handles],
     );
     if (!row) throw notFound('Competitor');
+    // A new domain is a competitor added as much as one removed.
+    this.tellWatchlists(accountId);
     return toCompetitor(row);
   }
 
@@ -184,6 +197,7 @@ export class Competitors {
       competitorId,
     ]);
     if (gone.count === 0) throw notFound('Competitor');
+    this.tellWatchlists(accountId);
   }
 
   /** The tool and the dashboard hand over unchecked input: the same schema words their errors. */

@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { changed, execute, firstRow, rows } from '../db/sql';
 import { AppError, insufficientCredits } from '../errors';
+import type { ArrivalAnnouncements } from './signals/arrivals';
 
 export interface Charge {
   accountId: string;
@@ -34,7 +35,11 @@ export type ChargeOutcome = 'charged' | 'already_charged' | 'insufficient';
  * bills twice and the balance never drifts from the ledger.
  */
 export class Credits {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Credits added wake the account's signals: one deferred for lack of credits can now produce. */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
+  ) {}
 
   async balance(accountId: string): Promise<number> {
     const account = await firstRow<BalanceRow>(this.db, `SELECT credit_balance FROM accounts WHERE id = $1`, [
@@ -83,20 +88,26 @@ export class Credits {
     return { items, total, limit: filter.limit, offset: filter.offset, hasMore: filter.offset + items.length < total };
   }
 
-  /** Adds credits; inside the caller's transaction when `within` is given (a confirmed sign-up: account, grant and member, all or none). */
+  /**
+   * Adds credits; inside the caller's transaction when `within` is given (a confirmed sign-up:
+   * account, grant and member, all or none). Its signals are told once its own transaction
+   * committed; within a caller's, the caller tells after its commit (a new account has no signals).
+   */
   async grant(
     accountId: string,
     credits: number,
     idempotencyKey = `grant:${randomUUID()}`,
     within?: EntityManager,
   ): Promise<number> {
-    const inTransaction = <T>(work: (tx: EntityManager) => Promise<T>) =>
-      within ? work(within) : this.db.transaction(work);
-    return inTransaction(async (tx) => {
+    const granted = async (tx: EntityManager) => {
       const outcome = await this.apply(tx, { accountId, credits, operation: 'grant', idempotencyKey });
       if (outcome === 'insufficient') throw insufficientCredits();
-      return this.balanceIn(tx, accountId);
-    });
+      return { outcome, balance: await this.balanceIn(tx, accountId) };
+    };
+    if (within) return (await granted(within)).balance;
+    const { outcome, balance } = await this.db.transaction(granted);
+    if (outcome === 'charged' && credits > 0) this.arrivals?.tell({ accountId });
+    return balance;
   }
 
   /**

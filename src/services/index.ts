@@ -65,15 +65,8 @@ export interface ServiceDeps {
 /** The business rules, built once per process and shared by REST, the tool server and activities. */
 export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.SECRETS_KEY);
-  const credits = new Credits(deps.db);
-  const accounts = new Accounts(deps.db, credits);
-  const clock = deps.clock ?? new Clock();
-  const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
-  const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
-  const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);
-  const watchlists = new Watchlists(deps.db);
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
-  const apiKeys = new ApiKeys(deps.db, secrets);
+  // First: the services whose changes no written row announces tell their signals through it.
   const arrivals = new ArrivalAnnouncer(
     deps.db,
     deps.logger,
@@ -85,6 +78,14 @@ export function createServices(deps: ServiceDeps) {
       gapMs: deps.config.SIGNAL_WAKE_GAP,
     },
   );
+  const credits = new Credits(deps.db, arrivals);
+  const accounts = new Accounts(deps.db, credits);
+  const clock = deps.clock ?? new Clock();
+  const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
+  const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
+  const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);
+  const watchlists = new Watchlists(deps.db, arrivals);
+  const apiKeys = new ApiKeys(deps.db, secrets);
   const signals = new Signals(deps.db, {
     config: deps.config,
     clock,
@@ -118,12 +119,12 @@ export function createServices(deps: ServiceDeps) {
     apiKeys,
     crmConnections,
     crmSyncSchedules,
-    crmRecordSync: new CrmRecordSync(deps.db, crmConnections, deps.config),
+    crmRecordSync: new CrmRecordSync(deps.db, crmConnections, deps.config, arrivals),
     integrations,
     watchlists,
     watchlistMatches: new WatchlistMatches(deps.db),
-    suppressions: new Suppressions(deps.db, deps.config.SUPPRESSIONS_PER_ACCOUNT),
-    competitors: new Competitors(deps.db),
+    suppressions: new Suppressions(deps.db, deps.config.SUPPRESSIONS_PER_ACCOUNT, arrivals),
+    competitors: new Competitors(deps.db, arrivals),
     signals,
     signalLifecycle: lifecycle,
     signalReconciliation: new SignalReconciliation(deps.db, deps.config, deps.logger, lifecycle, deps.temporal),
@@ -132,7 +133,7 @@ export function createServices(deps: ServiceDeps) {
     leads: new Leads(deps.db, credits),
     funnel: new Funnel(analysisDb, clock),
     leadEvidence: new LeadEvidence(deps.db),
-    accountScores: new AccountScores(deps.db, clock),
+    accountScores: new AccountScores(deps.db, clock, arrivals),
     arrivals,
     ingestion: new Ingestion(deps.db, arrivals),
     enrichment: createEnrichment(deps, credits),

@@ -4,6 +4,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { changed, execute, firstRow, rows } from '../db/sql';
 import { canonicalNetworkUrl, registrableDomain } from '../catalogue/identifiers';
 import { AppError, fieldProblemsOf, invalidRequest, notFound } from '../errors';
+import type { ArrivalAnnouncements } from './signals/arrivals';
 
 export const SUPPRESSION_KINDS = ['email', 'domain', 'company_url'] as const;
 export type SuppressionKind = (typeof SUPPRESSION_KINDS)[number];
@@ -126,6 +127,8 @@ export class Suppressions {
     private readonly db: DataSource,
     /** Most entries one account may hold (SUPPRESSIONS_PER_ACCOUNT). */
     private readonly limitPerAccount: number,
+    /** An entry removed wakes the account's signals: leads it held back may now be produced. */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
   ) {}
 
   async list(
@@ -341,6 +344,8 @@ export class Suppressions {
       accountId,
     ]);
     if (removed.count === 0) throw notFound('Suppression');
+    // Adding an entry only blocks leads, so only a removal tells.
+    this.arrivals?.tell({ accountId });
   }
 
   private async ownSignals(

@@ -133,4 +133,50 @@ export const EXAMPLES: { name: string; scenario: Scenario }[] = [
       commands: [{ do: 'evaluate' }, { do: 'changePerson', person: 0, title: 1 }, { do: 'evaluate' }],
     },
   },
+  // Changes no row announces: their services tell the signal (docs/decisions/wake-on-arrival.md).
+  {
+    name: 'job changes: credits granted after a deferral for credits bring the deferred lead (wakes by tell)',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      credits: 2,
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer', 'Chief Financial Officer'] },
+      events: [
+        { type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 },
+        { type: 'job_change', company: 2, person: 1, minutes: -50, variant: 0 },
+      ],
+      commands: [{ do: 'evaluate' }, { do: 'topUp', credits: 4 }, { do: 'evaluate' }],
+    },
+  },
+  {
+    name: 'job changes: a suppression removed brings the lead it held; one added tells nobody (wakes by tell)',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer'] },
+      events: [{ type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 }],
+      commands: [
+        { do: 'suppress', what: 'domain', target: 0, scope: 'account' },
+        { do: 'evaluate' },
+        { do: 'suppress', what: 'domain', target: 1, scope: 'signal' },
+        { do: 'evaluate' },
+        { do: 'unsuppress', entry: 0 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: 'account watchlist: a company watched later brings its stored round (wakes by tell)',
+    scenario: {
+      ...base,
+      kind: 'account_watchlist',
+      duplicateHandling: 'refuse',
+      watched: [0],
+      config: {},
+      events: [{ type: 'fundraising', company: 1, person: null, minutes: -60, variant: 0 }],
+      commands: [{ do: 'evaluate' }, { do: 'watch', what: 'company', target: 1 }, { do: 'evaluate' }],
+    },
+  },
 ];

@@ -22,11 +22,12 @@ import { World, emptyWorld, openWorld, type OpenWorld } from './world';
  * Wake on arrival (docs/decisions/wake-on-arrival.md) runs the same property with the
  * incremental twin evaluating only when woken, as its workflow would: when the rows the
  * commands wrote (announced by the real writers, matched by the real index) name its keys, when
- * a command sends its workflow a message (configure, resume), or when its timer may have
- * something no row announces (the clock moved; credits, suppressions or watched entries
- * changed). At an evaluation it sleeps through, the full read must produce nothing, and every
- * outcome must still be the same (FC_WAKE_RUNS runs per type). Its scenarios draw no timer
- * commands, so the signal sleeps often and only the wake index can wake it.
+ * a service tells it of a change no row announces (credits granted, a suppression removed,
+ * watched entries added or removed), when a command sends its workflow a message (configure,
+ * resume), or when its timer may have something nothing announces (the clock moved). At an
+ * evaluation it sleeps through, the full read must produce nothing, and every outcome must
+ * still be the same (FC_WAKE_RUNS runs per type). Its scenarios do not move the clock, so the
+ * signal sleeps often and only the announcer can wake it; a suppression added tells nobody.
  */
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
@@ -85,8 +86,11 @@ async function evaluateBoth(twins: Twins, step: number): Promise<void> {
 
 type Mode = 'every evaluation' | 'wake on arrival';
 
-/** Commands whose effect no row announces: the signal's timer (the safety net) reads them. */
-const TIMER_COMMANDS = new Set(['advance', 'topUp', 'suppress', 'unsuppress', 'watch', 'unwatch']);
+/**
+ * Commands whose effect nothing announces: the signal's timer (the safety net) reads them. Credits,
+ * suppressions removed and watched entries are told by their services (`open.woken`).
+ */
+const TIMER_COMMANDS = new Set(['advance']);
 /** Commands after which the signals service messages the workflow. */
 const MESSAGE_COMMANDS = new Set(['configure', 'resume']);
 

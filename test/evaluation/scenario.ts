@@ -297,9 +297,9 @@ const advanceMinutes = fc.oneof(
 );
 
 /**
- * `untimed`: only commands whose effect a written row or a message to the workflow announces;
- * those left to the signal's timer (the clock, credits, suppressions, watched entries) are not
- * drawn. The wake-on-arrival mode uses it, so that its signal sleeps often.
+ * `untimed`: only commands whose effect a written row, a service's tell or a message to the
+ * workflow announces; the clock, left to the signal's timer, is not drawn. The wake-on-arrival
+ * mode uses it, so that its signal sleeps often.
  */
 function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
   const watchlist = signalType(kind).watchesCompanies === true;
@@ -365,11 +365,8 @@ function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
         })
         .map((c) => withoutUndefined(c) as Command),
     },
-    ...timer({
-      weight: 2,
-      arbitrary: fc.record({ do: fc.constant('topUp'), credits: fc.integer({ min: 1, max: 12 }) }),
-    }),
-    ...timer({
+    { weight: 2, arbitrary: fc.record({ do: fc.constant('topUp'), credits: fc.integer({ min: 1, max: 12 }) }) },
+    {
       weight: 2,
       arbitrary: fc.record({
         do: fc.constant('suppress'),
@@ -377,10 +374,10 @@ function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
         target: index,
         scope: fc.constantFrom('account', 'signal'),
       }),
-    }),
-    ...timer({ weight: 1, arbitrary: fc.record({ do: fc.constant('unsuppress'), entry: index }) }),
+    },
+    { weight: 1, arbitrary: fc.record({ do: fc.constant('unsuppress'), entry: index }) },
   ];
-  if (watchlist && !untimed)
+  if (watchlist)
     choices.push(
       {
         weight: 2,

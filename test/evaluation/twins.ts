@@ -82,7 +82,7 @@ export class Twins {
   }
 
   private async applyTo(twin: Twin, command: Command): Promise<void> {
-    const { services, db } = this.open;
+    const { services } = this.open;
     const { caller, signalId } = twin;
     switch (command.do) {
       case 'pause':
@@ -119,7 +119,7 @@ export class Twins {
         await services.suppressions.remove(caller.accountId, id);
         return;
       }
-      // As the watchlist routes do: the import in its own transaction, removal by identifier.
+      // As the watchlist routes do: `add` (its own transaction, then the signal told), removal by identifier.
       case 'watch':
       case 'unwatch': {
         const entry =
@@ -127,7 +127,7 @@ export class Twins {
             ? this.world.company(command.target).domain
             : this.world.person(command.target)?.linkedinUrl;
         if (!entry) return;
-        if (command.do === 'watch') await db.transaction((tx) => services.watchlists.import(tx, signalId, [entry]));
+        if (command.do === 'watch') await services.watchlists.add(signalId, [entry]);
         else await services.watchlists.remove(signalId, { companies: [entry] });
         return;
       }

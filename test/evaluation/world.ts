@@ -72,7 +72,7 @@ export async function openWorld(): Promise<OpenWorld> {
     SECRETS_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'false',
-    // Every announced wake is noted at once: the gap only delays a workflow's message, and here the steps are the clock.
+    // A step here is a moment: a signal told is evaluated at the next step, not held back for a gap.
     SIGNAL_WAKE_GAP: '0ms',
   });
   const db = await openDatabase(config.DATABASE_URL, 5);

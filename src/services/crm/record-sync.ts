@@ -7,6 +7,7 @@ import { HubSpotRecords } from '../../providers/crm/hubspot-records';
 import { SalesforceRecords } from '../../providers/crm/salesforce-records';
 import { PipedriveRecords } from '../../providers/crm/pipedrive-records';
 import { normaliseSuppression } from '../suppressions';
+import type { ArrivalAnnouncements } from '../signals/arrivals';
 import { ConnectionBroken, type CrmAccess, type CrmConnections } from './connections';
 import type { CrmProvider } from './vendors';
 
@@ -70,6 +71,8 @@ export class CrmRecordSync {
     private readonly db: DataSource,
     private readonly connections: Pick<CrmConnections, 'accessFor'>,
     private readonly config: Pick<Config, 'HUBSPOT_API_URL' | 'WEBHOOK_TIMEOUT_MS'>,
+    /** Records deleted or changed may lift an exclusion: the account's signals are told (docs/decisions/wake-on-arrival.md). */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
   ) {}
 
   async run(connectionId: string, progress: () => void = () => undefined): Promise<CrmSyncOutcome> {
@@ -101,10 +104,11 @@ export class CrmRecordSync {
       const full = sync.full_sync_started_at !== null;
       if (full) {
         // What the full read did not see again is gone from the CRM.
-        await execute(this.db, `DELETE FROM crm_records WHERE connection_id = $1 AND synced_at < $2`, [
+        const gone = await changed(this.db, `DELETE FROM crm_records WHERE connection_id = $1 AND synced_at < $2`, [
           connectionId,
           sync.full_sync_started_at,
         ]);
+        if (gone.count > 0) this.tellExclusionsLifted(connection);
       }
       await execute(
         this.db,
@@ -176,7 +180,7 @@ export class CrmRecordSync {
       const page = await this.paced(connection.provider, progress, () =>
         this.withAccess(connection, (reader, token) => reader.page(token, stream, since, next)),
       );
-      const newest = await this.store(connection.id, stream, page.records);
+      const newest = await this.store(connection, stream, page.records);
       records += page.records.length;
       progress();
       if (page.next) next = page.next;
@@ -211,9 +215,13 @@ export class CrmRecordSync {
     }
   }
 
-  /** A page's records replace what each vendor record held, and the stream's cursor moves, in one transaction. */
-  private async store(connectionId: string, stream: string, records: CrmRecord[]): Promise<Date | null> {
+  /**
+   * A page's records replace what each vendor record held, and the stream's cursor moves, in one
+   * transaction; a value a record no longer holds tells the account's signals after the commit.
+   */
+  private async store(connection: ConnectionRow, stream: string, records: CrmRecord[]): Promise<Date | null> {
     if (records.length === 0) return null;
+    const connectionId = connection.id;
     const values: { vendorId: string; kind: string; value: string; modifiedAt: string | null }[] = [];
     for (const record of records) {
       for (const raw of record.values) {
@@ -232,11 +240,12 @@ export class CrmRecordSync {
       .filter((m): m is string => m !== null)
       .sort()
       .at(-1);
-    await this.db.transaction(async (tx) => {
-      await execute(tx, `DELETE FROM crm_records WHERE connection_id = $1 AND vendor_id = ANY($2::text[])`, [
-        connectionId,
-        records.map((r) => r.vendorId),
-      ]);
+    const lifted = await this.db.transaction(async (tx) => {
+      const replaced = await changed<{ vendor_id: string; kind: string; value: string }>(
+        tx,
+        `DELETE FROM crm_records WHERE connection_id = $1 AND vendor_id = ANY($2::text[]) RETURNING vendor_id, kind, value`,
+        [connectionId, records.map((r) => r.vendorId)],
+      );
       await execute(
         tx,
         `INSERT INTO crm_records (connection_id, vendor_id, kind, value, modified_at)
@@ -258,8 +267,16 @@ export class CrmRecordSync {
            WHERE connection_id = $1 AND coalesce((cursors->>$2)::timestamptz, '-infinity') < $4::timestamptz`,
           [connectionId, stream, newest, newest],
         );
+      const kept = new Set(values.map((v) => JSON.stringify([v.vendorId, v.kind, v.value])));
+      return replaced.rows.some((row) => !kept.has(JSON.stringify([row.vendor_id, row.kind, row.value])));
     });
+    if (lifted) this.tellExclusionsLifted(connection);
     return newest ? new Date(newest) : null;
+  }
+
+  /** Conservative: any value gone from the connection's records may let a held lead through. */
+  private tellExclusionsLifted(connection: ConnectionRow): void {
+    this.arrivals?.tell({ accountId: connection.account_id });
   }
 
   /** One vendor call with the connection's token; a 401 refreshes it once and calls again. */

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { execute, rows } from '../../db/sql';
 import type { CompanyEntry } from '../../signal-types/kit/config';
+import type { ArrivalAnnouncements } from './arrivals';
 import { normaliseEntry, type WatchlistEntry } from './watchlist-entries';
 
 export interface ImportResult {
@@ -30,11 +31,18 @@ function remember(entry: WatchlistEntry, known: KnownIdentifiers): void {
 }
 
 export class Watchlists {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    /** Entries added or removed wake their signal: no written row announces them (docs/decisions/wake-on-arrival.md). */
+    private readonly arrivals?: Pick<ArrivalAnnouncements, 'tell'>,
+  ) {}
 
   /** Adds entries to a signal's watchlist in a transaction of its own (the REST route and the tool). */
-  add(signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {
-    return this.db.transaction((tx) => this.import(tx, signalId, entries));
+  async add(signalId: string, entries: CompanyEntry[]): Promise<ImportResult> {
+    const result = await this.db.transaction((tx) => this.import(tx, signalId, entries));
+    // After the commit; `import` inside a signal's create or update is followed by that signal's own message.
+    if (result.watched > 0) this.arrivals?.tell({ signalIds: [signalId] });
+    return result;
   }
 
   /** Adds entries to a signal's watchlist inside the caller's transaction; the signal row is locked so imports serialise. */
@@ -141,6 +149,7 @@ export class Watchlists {
         entries.filter((e) => !e.linkedinUrl && !e.domain && e.nameKey).map((e) => e.nameKey),
       ],
     );
+    if (removed > 0) this.arrivals?.tell({ signalIds: [signalId] });
     return { removed };
   }
 }
