@@ -3,13 +3,7 @@ import fc from 'fast-check';
 import type { Signal } from '../../src/db/entities/signal';
 import { EVENT_TYPES } from '../../src/providers/data/records';
 import type { EvaluationPlan } from '../../src/signal-types/kit/evaluation-rules';
-import {
-  COMPANY_KEY,
-  PERSON_KIND,
-  arrivedRowKeys,
-  kindKey,
-  type WakeKey,
-} from '../../src/signal-types/kit/wake-keys';
+import { COMPANY_KEY, PERSON_KIND, arrivedRowKeys, kindKey, type WakeKey } from '../../src/signal-types/kit/wake-keys';
 import { SIGNAL_TYPES } from '../../src/signal-types/registry';
 import { wakeKeysOf } from '../../src/services/signals/signals';
 import { configOf } from './scenario';
@@ -113,6 +107,9 @@ test('an inserted row announces its kind with each value it holds; without its f
     'fundraising@hq:DE',
     'fundraising@industry:Software Development',
     'fundraising@size:51-200',
+    'fundraising@hq:DE&industry:Software Development',
+    'fundraising@hq:DE&size:51-200',
+    'fundraising@industry:Software Development&size:51-200',
   ]);
   expect(arrivedRowKeys(row)).toEqual([kindKey('fundraising')]);
   expect(arrivedRowKeys({ table: 'people', personId: 'pe-1', companyId: 'co-1' }, { persona: 'CTO' })).toEqual([
@@ -121,14 +118,23 @@ test('an inserted row announces its kind with each value it holds; without its f
   ]);
 });
 
-test('a signal stores the values of its narrowest filter: a row without one of them does not wake it', () => {
-  const keys = wakeKeysOf(typeOf('fundraising'), { locations: ['Germany', 'Bavaria'], companySizeFilters: ['51-200'] })!;
+test('a signal stores the values of its narrowest filter or pair: a row without them does not wake it', () => {
+  const type = typeOf('fundraising');
   // Bavaria lies in Germany: one country of thirty is narrower than one size band of eight.
-  expect(keys.filter((key) => key.includes('@'))).toEqual(['fundraising@hq:DE']);
-  const round = (hq: string) =>
-    arrivedRowKeys({ table: 'events', type: 'fundraising', companyId: 'co' }, { hq, size: '51-200' });
-  expect(overlap(keys, round('DE'))).toBe(true);
-  expect(overlap(keys, round('FR'))).toBe(false);
+  expect(wakeKeysOf(type, { locations: ['Germany', 'Bavaria'] })!.filter((key) => key.includes('@'))).toEqual([
+    'fundraising@hq:DE',
+  ]);
+  const keys = wakeKeysOf(type, { locations: ['Germany'], companySizeFilters: ['51-200', '201-500'] })!;
+  expect(keys.filter((key) => key.includes('@'))).toEqual([
+    'fundraising@hq:DE&size:201-500',
+    'fundraising@hq:DE&size:51-200',
+  ]);
+  const round = (hq: string, size: string | null) =>
+    arrivedRowKeys({ table: 'events', type: 'fundraising', companyId: 'co' }, { hq, size });
+  expect(overlap(keys, round('DE', '201-500'))).toBe(true);
+  expect(overlap(keys, round('DE', '1-10'))).toBe(false);
+  expect(overlap(keys, round('FR', '51-200'))).toBe(false);
+  expect(overlap(keys, round('DE', null))).toBe(false);
   // A deleted or changed row is coarse, and wakes every signal of its kind.
   expect(overlap(keys, arrivedRowKeys({ table: 'events', type: 'fundraising' }))).toBe(true);
   expect(overlap(keys, arrivedRowKeys({ table: 'events', type: 'job_change' }))).toBe(false);

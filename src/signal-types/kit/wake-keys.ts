@@ -7,14 +7,14 @@
  * wake a signal that then finds nothing, never leave one asleep that a full read would give a lead.
  *
  * A row comes in two grains. Coarse (`kind:<kind>`): only what it is, for rows changed or
- * deleted, whose old values could matter. Faceted (`<kind>@<facet>:<value>`, and `<kind>@any`):
- * an inserted row, whose company and person the announcer reads, so a signal whose filters name
- * the countries, industries, sizes or personas it wants wakes only for rows that have one of
- * them. A signal stores the coarse key of each kind it reads and, for the faceted rows, the values
- * of its narrowest facet (or `@any`). Keys overlap, or they do not: one GIN lookup.
+ * deleted, whose old values could matter. Faceted (`<kind>@<facet>:<value>`, each pair of those,
+ * and `<kind>@any`): an inserted row, whose company and person the announcer reads, so a signal
+ * whose filters name the countries, industries, sizes or personas it wants wakes only for rows
+ * that have them. A signal stores the coarse key of each kind it reads and, for the faceted rows,
+ * the values of its narrowest filter or pair of filters (or `@any`). Keys overlap, or they do not: one GIN lookup.
  */
 
-/** One key: `kind:<kind>`, `<kind>@<facet>:<value>`, `<kind>@any`, `<kind>@watched` or `company`. */
+/** One key: `kind:<kind>`, `<kind>@<facet>:<value>` (or two joined by `&`), `<kind>@any`, `<kind>@watched` or `company`. */
 export type WakeKey = string;
 
 /** The pseudo-kind of a person row: persona targeting names a person, job changes read theirs. */
@@ -33,6 +33,8 @@ export const watchedKey = (kind: string): WakeKey => `${kind}@watched`;
  */
 export type Facet = 'hq' | 'industry' | 'size' | 'persona' | 'personCountry';
 export type Facets = Partial<Record<Facet, readonly string[]>>;
+/** In this order in every key, so a signal's pair and a row's pair are spelt alike. */
+const FACETS: readonly Facet[] = ['hq', 'industry', 'size', 'persona', 'personCountry'];
 /** A faceted row's values, read when it is announced; a missing one matches no filter on it. */
 export type RowFacts = Partial<Record<Facet, string | null>>;
 
@@ -66,26 +68,43 @@ export function arrivedRowKeys(row: ArrivedRow, facts?: RowFacts): WakeKey[] {
   if (row.table === 'companies') return row.inserted ? [] : [COMPANY_KEY];
   const kind = row.table === 'events' ? row.type : PERSON_KIND;
   if (!facts || facetedKind(row) === undefined) return [kindKey(kind)];
-  const keys = [`${kind}@any`];
-  for (const [facet, value] of Object.entries(facts)) if (value) keys.push(`${kind}@${facet}:${value}`);
+  const held = FACETS.filter((facet) => facts[facet]).map((facet) => `${facet}:${facts[facet]}`);
+  // Each value, and each pair of values (a signal with two filters keys on both at once).
+  const keys = [`${kind}@any`, ...held.map((value) => `${kind}@${value}`)];
+  for (let i = 0; i < held.length; i++)
+    for (let j = i + 1; j < held.length; j++) keys.push(`${kind}@${held[i]}&${held[j]}`);
   return keys;
 }
 
-/** Of a signal's filters, the one that passes the fewest rows, or undefined when it sets none. */
-function narrowest(facets: Facets): [Facet, readonly string[]] | undefined {
-  let best: [Facet, readonly string[]] | undefined;
-  for (const [facet, values] of Object.entries(facets) as [Facet, readonly string[] | undefined][]) {
-    if (!values) continue;
-    if (!best || values.length / FACET_SPREAD[facet] < best[1].length / FACET_SPREAD[best[0]]) best = [facet, values];
-  }
-  return best;
-}
+/** At most this many keys for one kind's pair of filters; past it, the narrower single filter. */
+const MAX_PAIR_KEYS = 200;
 
-/** The keys a signal wants for faceted rows of one kind: its narrowest filter's values, or all. */
+/**
+ * The keys a signal wants for faceted rows of one kind: of its filters, the narrowest single one
+ * or pair (the share of rows it passes, estimated by the spreads), as the values or value pairs a
+ * row must hold; `<kind>@any` when it sets none.
+ */
 function facetedKeys(kind: string, facets: Facets | 'watched'): WakeKey[] {
   if (facets === 'watched') return [watchedKey(kind)];
-  const filter = narrowest(facets);
-  return filter ? filter[1].map((value) => `${kind}@${filter[0]}:${value}`) : [`${kind}@any`];
+  const set = FACETS.filter((facet) => facets[facet] !== undefined);
+  const share = (facet: Facet) => facets[facet]!.length / FACET_SPREAD[facet];
+  let best: { share: number; keys: () => string[] } = { share: 1, keys: () => ['any'] };
+  for (const facet of set) {
+    if (share(facet) < best.share)
+      best = { share: share(facet), keys: () => facets[facet]!.map((value) => `${facet}:${value}`) };
+  }
+  for (let i = 0; i < set.length; i++) {
+    for (let j = i + 1; j < set.length; j++) {
+      const [a, b] = [set[i]!, set[j]!];
+      const pairs = facets[a]!.length * facets[b]!.length;
+      if (pairs > MAX_PAIR_KEYS || share(a) * share(b) >= best.share) continue;
+      best = {
+        share: share(a) * share(b),
+        keys: () => facets[a]!.flatMap((x) => facets[b]!.map((y) => `${a}:${x}&${b}:${y}`)),
+      };
+    }
+  }
+  return best.keys().map((key) => `${kind}@${key}`);
 }
 
 export interface SignalRows {
