@@ -17,6 +17,7 @@ import { WatchlistMatches } from './signals/watchlist-matches';
 import { Signals } from './signals/signals';
 import { TemporalSignalLifecycle } from './signals/temporal-lifecycle';
 import { SignalReconciliation } from './signals/reconciliation';
+import { signalsArrivalsMayConcern } from './leads/evaluation';
 import { ArrivalAnnouncer, type WakeSignal } from './signals/arrivals';
 import { LeadProduction } from './leads/production';
 import { Leads } from './leads/leads';
@@ -65,6 +66,7 @@ export interface ServiceDeps {
 /** The business rules, built once per process and shared by REST, the tool server and activities. */
 export function createServices(deps: ServiceDeps) {
   const secrets = new SecretBox(deps.config.SECRETS_KEY);
+  const clock = deps.clock ?? new Clock();
   const lifecycle = new TemporalSignalLifecycle(deps.db, deps.config, deps.logger, deps.temporal);
   // First: the services whose changes no written row announces tell their signals through it.
   const arrivals = new ArrivalAnnouncer(
@@ -76,11 +78,11 @@ export function createServices(deps: ServiceDeps) {
       windowMs: deps.config.SIGNAL_WAKE_WINDOW,
       sendsAtOnce: deps.config.SIGNAL_WAKE_SENDS,
       gapMs: deps.config.SIGNAL_WAKE_GAP,
+      screen: (signalIds, events) => signalsArrivalsMayConcern(deps.db, signalIds, events, clock.now()),
     },
   );
   const credits = new Credits(deps.db, arrivals);
   const accounts = new Accounts(deps.db, credits);
-  const clock = deps.clock ?? new Clock();
   const crmConnections = new CrmConnections(deps.db, secrets, accounts, deps.config);
   const integrations = new Integrations(deps.db, secrets, crmConnections, deps.config);
   const crmSyncSchedules = new CrmSyncSchedules(deps.db, deps.config, deps.temporal);

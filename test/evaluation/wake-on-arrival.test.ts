@@ -226,11 +226,38 @@ test('a signal told is told again no sooner than the gap, once, with what arrive
     expect(await announcer.flush()).not.toContain(rounds.id);
   }
   expect(toldRounds()).toHaveLength(1);
-  await waitFor('the message held for the gap', async () => toldRounds(), (sent) => sent.length >= 2, {
-    timeoutMs: 5_000,
-  });
+  await waitFor(
+    'the message held for the gap',
+    async () => toldRounds(),
+    (sent) => sent.length >= 2,
+    {
+      timeoutMs: 5_000,
+    },
+  );
   await announcer.close();
   const times = toldRounds().map((t) => t.at);
   expect(times).toHaveLength(2);
   expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(gapMs - 50);
+});
+
+test('a posting its keys name but its plan refuses (another keyword) does not wake the hiring signal; a matching one does', async () => {
+  const word = uid('Rustacean').replace(/-/g, '');
+  const hiring = await createSignal(api, 'hiring', {
+    name: 'hiring rust',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { keywords: [word], locations: ['United States'] },
+  });
+  await settled(stack, hiring.id, 1);
+  const co = company(uid('poster'));
+  const posting = (title: string) =>
+    event(uid('posting'), 'job_offers', daysAgo(1), co.id, {
+      data: { job_offer_title: title, job_offer_location: 'Austin, Texas, United States' },
+    });
+  await ingest(stack, [co, posting('Python developer')]);
+  await stack.services.arrivals.flush();
+  // Same kind, same country: the keys found it, and the screen read its plan.
+  expect(await wakeMessages(hiring.id)).toBe(0);
+  await ingest(stack, [posting(`${word} engineer`)]);
+  await waitForLeadTotal(api, hiring.id, 1, 30_000);
 });

@@ -303,11 +303,11 @@ export class Ingestion {
                    job_department, job_seniority, job_country_code, job_region_code, job_city)`,
         columns,
         db,
-        `jsonb_build_array(type, company_id, person_id)::text`,
+        `jsonb_build_array(type, company_id, person_id, id, occurred_at)::text`,
       );
       inserted += added.inserted;
-      for (const [type, companyId, personId] of added.returned)
-        arrived?.push({ table: 'events', type, companyId, personId });
+      for (const [type, companyId, personId, id, occurredAt] of added.returned)
+        arrived?.push({ table: 'events', type, companyId, personId, id, occurredAt });
     }
     return inserted;
   }
@@ -339,6 +339,8 @@ const eventArrived = (event: EventRecord): ArrivedRow => ({
   type: event.type,
   companyId: event.companyId,
   personId: event.personId,
+  id: event.id,
+  occurredAt: new Date(event.occurredAt).toISOString(),
 });
 
 export interface IngestOptions {

@@ -31,7 +31,19 @@ export interface ArrivalOptions {
   sendsAtOnce: number;
   /** A signal told is not told again sooner than this: a busy stream wakes each signal at most once per gap. */
   gapMs: number;
+  /**
+   * Of the signals that inserted events' keys found, the ones the events may concern (their plans
+   * pass one): only those are told. Without it, all are.
+   */
+  screen?: ScreenArrivals;
 }
+
+/** An event just inserted, as the screen reads it. */
+export interface InsertedEvent {
+  id: string;
+  occurredAt: string;
+}
+export type ScreenArrivals = (signalIds: string[], events: InsertedEvent[]) => Promise<Set<string>>;
 
 /** Faceted rows held for one flush; past it, a row is announced by its kind alone (coarse, never lost). */
 const MAX_PENDING_ROWS = 20_000;
@@ -128,35 +140,71 @@ export class ArrivalAnnouncer implements ArrivalAnnouncements {
     return run;
   }
 
-  /** The active signals pending rows and addressees concern. */
+  /**
+   * The active signals pending rows and addressees concern. Inserted events (with their ids) go
+   * through the screen: a signal only their keys found is told when one of them passes its plan.
+   */
   async concerned(pending: Pending): Promise<string[]> {
-    const keys = new Set(pending.coarse);
-    const watched = new Set<WakeKey>();
+    if (!pending.coarse.length && !pending.faceted.length && !pending.signalIds.length && !pending.accounts.length)
+      return [];
     const facts = await this.factsOf(pending.faceted);
+    const told = { keys: new Set(pending.coarse), watched: new Set<WakeKey>() };
+    const screened = { keys: new Set<WakeKey>(), watched: new Set<WakeKey>() };
+    const inserted: InsertedEvent[] = [];
     for (const row of pending.faceted) {
       const rowFacts = facts.of(row);
-      for (const key of arrivedRowKeys(row, rowFacts)) keys.add(key);
-      if (rowFacts) watched.add(watchedKey(facetedKind(row)!));
+      const screenable = this.options.screen && rowFacts && row.table === 'events' && row.id && row.occurredAt;
+      const into = screenable ? screened : told;
+      for (const key of arrivedRowKeys(row, rowFacts)) into.keys.add(key);
+      if (rowFacts) into.watched.add(watchedKey(facetedKind(row)!));
+      if (screenable) inserted.push({ id: row.id!, occurredAt: row.occurredAt! });
     }
-    if (!keys.size && !pending.signalIds.length && !pending.accounts.length) return [];
+    const arrived = told.keys.size + screened.keys.size > 0;
+    const [certain, found] = await Promise.all([
+      this.select(told, arrived, facts, pending.signalIds, pending.accounts),
+      screened.keys.size ? this.select(screened, false, facts, [], []) : Promise.resolve([]),
+    ]);
+    const concerned = new Set(certain);
+    // A signal held for its gap is told at its end anyway: not screened again.
+    const toScreen = found.filter((id) => !concerned.has(id) && !this.waiting.has(id));
+    for (const id of found) if (this.waiting.has(id)) concerned.add(id);
+    if (toScreen.length) {
+      const passing = await this.options.screen!(toScreen, inserted).catch((err: unknown) => {
+        this.logger.warn({ err }, 'could not screen the signals arrived events may concern; all are told');
+        return new Set(toScreen);
+      });
+      for (const id of passing) concerned.add(id);
+    }
+    return [...concerned];
+  }
+
+  /** The active signals whose keys overlap, whose entries watch the rows, without keys (`unkeyed`), or addressed. */
+  private async select(
+    keys: { keys: Set<WakeKey>; watched: Set<WakeKey> },
+    unkeyed: boolean,
+    facts: Facts,
+    signalIds: string[],
+    accounts: [string, string | null][],
+  ): Promise<string[]> {
     const active = `status = 'active' AND deleted_at IS NULL`;
     const found = await rows<{ id: string }>(
       this.db,
       `SELECT id FROM signals WHERE wake_keys && $1::text[] AND ${active}
-       UNION SELECT id FROM signals WHERE wake_keys IS NULL AND ${active} AND cardinality($1::text[]) > 0
+       UNION SELECT id FROM signals WHERE wake_keys IS NULL AND ${active} AND $8::boolean
        UNION SELECT id FROM signals WHERE wake_keys && $2::text[] AND ${active}
          AND id IN (${signalsWatchingArrivals('$3', '$4')})
        UNION SELECT id FROM signals WHERE id::text = ANY($5::text[]) AND ${active}
        UNION SELECT id FROM signals WHERE ${active} AND (account_id::text = ANY($6::text[])
          OR account_id::text || ' ' || signal_type_id = ANY($7::text[]))`,
       [
-        [...keys],
-        [...watched],
+        [...keys.keys],
+        [...keys.watched],
         [...facts.companyIds],
         [...facts.personIds],
-        pending.signalIds,
-        pending.accounts.filter(([, type]) => type === null).map(([account]) => account),
-        pending.accounts.filter(([, type]) => type !== null).map(([account, type]) => `${account} ${type}`),
+        signalIds,
+        accounts.filter(([, type]) => type === null).map(([account]) => account),
+        accounts.filter(([, type]) => type !== null).map(([account, type]) => `${account} ${type}`),
+        unkeyed,
       ],
     );
     return found.map((row) => row.id);

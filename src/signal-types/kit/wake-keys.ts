@@ -46,8 +46,11 @@ const FACET_SPREAD: Record<Facet, number> = { hq: 30, personCountry: 30, industr
 
 /** A row a writer inserted, changed or deleted, as far as waking is concerned. */
 export type ArrivedRow =
-  /** Ids given (inserted or revised in place): faceted; without, coarse (a deletion). */
-  | { table: 'events'; type: string; companyId?: string; personId?: string | null }
+  /**
+   * Ids given (inserted or revised in place): faceted; without, coarse (a deletion). With its
+   * `id` and `occurredAt` too, the announcer may screen the signals its keys found.
+   */
+  | { table: 'events'; type: string; companyId?: string; personId?: string | null; id?: string; occurredAt?: string }
   /** Ids given (inserted): faceted by the person's own values; without, coarse (changed or deleted). */
   | { table: 'people'; personId?: string; companyId?: string }
   /** `inserted`: a new company has no events yet (those announce themselves), so it wakes nobody. */
