@@ -81,10 +81,10 @@ function schemaFor(env: NodeJS.ProcessEnv) {
     /** The timed evaluation: the safety net for what no written row announces (docs/decisions/wake-on-arrival.md). */
     SIGNAL_EVALUATION_INTERVAL: duration('15m'),
     /**
-     * Written rows wake the signals they may concern (docs/decisions/wake-on-arrival.md). Off by
-     * default: the keys are still coarse, and 2,000 signals woken by 100k events a day took 1.5 cores.
+     * Written rows wake the signals they may concern (docs/decisions/wake-on-arrival.md); `false`:
+     * only the timer (tests that step a signal's evaluations themselves).
      */
-    SIGNAL_WAKE_ON_ARRIVAL: bool(false),
+    SIGNAL_WAKE_ON_ARRIVAL: bool(true),
     /** Rows written within this window wake their signals together: a burst wakes each signal once. */
     SIGNAL_WAKE_WINDOW: duration('1s'),
     /** Wake messages in flight at once, per process. */

@@ -92,6 +92,9 @@ export async function startStack(
     DEMO_DATA: 'false',
     // Loud, not stuck: a workflow that does not replay fails (and the global teardown names it).
     WORKFLOW_FAIL_ON_NONDETERMINISM: 'true',
+    // The service wakes signals on arrival by default; a test steps its signals' evaluations
+    // (timer, evaluate endpoint, messages) unless it opts in (test/evaluation/wake-on-arrival.test.ts).
+    SIGNAL_WAKE_ON_ARRIVAL: 'false',
     ...(process.env.WORKER_MAX_CACHED_WORKFLOWS
       ? { WORKER_MAX_CACHED_WORKFLOWS: process.env.WORKER_MAX_CACHED_WORKFLOWS }
       : {}),

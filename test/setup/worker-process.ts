@@ -94,6 +94,8 @@ export function spawnWorker(options: WorkerProcessOptions): ChildProcess {
       LOG_LEVEL: 'warn',
       DEMO_DATA: 'false',
       WORKFLOW_FAIL_ON_NONDETERMINISM: 'true',
+      // As the test stack: a test steps its signals' evaluations, or opts in to waking.
+      SIGNAL_WAKE_ON_ARRIVAL: 'false',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
