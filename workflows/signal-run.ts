@@ -30,6 +30,10 @@ export class SignalRun {
   private lastEvaluatedAt: string | null;
   private status: SignalWorkflowStatus;
   private nextEvaluationAt: number | null = null;
+  /** When passing time alone may next give a lead, as the last finished evaluation answered (ms); null when none. */
+  private dueByTime: number | null;
+  /** The same, as the batches of the evaluation under way answer it. */
+  private answeredDue: number | null = null;
 
   constructor(private readonly input: SignalWorkflowInput) {
     const carried = input.carried;
@@ -42,6 +46,7 @@ export class SignalRun {
     this.startedThisEvaluation = carried?.leadsStartedThisEvaluation ?? 0;
     this.lastEvaluatedAt = carried?.lastEvaluatedAt ?? null;
     this.status = carried?.status ?? 'active';
+    this.dueByTime = carried?.nextDueAt ? Date.parse(carried.nextDueAt) : null;
   }
 
   pause(): void {
@@ -76,17 +81,29 @@ export class SignalRun {
     this.due = null;
     // An evaluation the previous run cut short goes on, and so does its count.
     if (due?.by !== 'continuation') this.startedThisEvaluation = 0;
+    this.answeredDue = null;
     if (this.phase === 'waiting') this.phase = 'evaluating';
     else if (this.phase === 'paused') this.phase = 'pausing';
     return due?.by === 'schedule' ? due.slotAt : null;
   }
 
-  /** `at`: when its last batch came back, a time that replays the same (not after the hand-off's local activity). */
+  /** A batch's `nextDueAt`: the evaluation answers the earliest of its batches'. */
+  batchAnswered(nextDueAt: string | undefined): void {
+    if (nextDueAt === undefined) return;
+    const at = Date.parse(nextDueAt);
+    this.answeredDue = this.answeredDue === null ? at : Math.min(this.answeredDue, at);
+  }
+
+  /**
+   * `at`: when its last batch came back, a time that replays the same (not after the hand-off's
+   * local activity). Its answer replaces the last one: it read everything up to its own now.
+   */
   evaluationFinished(at: number): void {
     if (this.phase === 'evaluating') this.phase = 'waiting';
     else if (this.phase === 'pausing') this.phase = 'paused';
     this.evaluations++;
     this.lastEvaluatedAt = new Date(at).toISOString();
+    this.dueByTime = this.answeredDue;
   }
 
   /** Continuing as new half-way: the next run goes on with this evaluation at once. */
@@ -116,7 +133,11 @@ export class SignalRun {
     upsertSearchAttributes([{ key: SignalStatusKey, value: status }]);
   }
 
-  /** Paused: until a message. Otherwise until a message or the signal's next slot (evaluation-slots.ts). */
+  /**
+   * Paused: until a message. Otherwise until a message, the signal's next slot
+   * (evaluation-slots.ts) or, when earlier, the time the last evaluation said passing time may
+   * give a lead. Without that time, the same timer as before it existed (replay).
+   */
   async waitForWork(): Promise<void> {
     const woken = () => this.due !== null || this.deleted;
     if (this.phase === 'paused') {
@@ -130,10 +151,13 @@ export class SignalRun {
     const now = Date.now();
     const since = this.lastEvaluatedAt ? Date.parse(this.lastEvaluatedAt) : now;
     const slotAt = nextEvaluationSlot(this.input.signalId, this.input.evaluationIntervalMs, since);
-    this.nextEvaluationAt = slotAt;
-    const waitMs = slotAt - now;
+    const dueAt = this.dueByTime !== null && this.dueByTime < slotAt ? this.dueByTime : null;
+    const wakeAt = dueAt ?? slotAt;
+    this.nextEvaluationAt = wakeAt;
+    const waitMs = wakeAt - now;
     // A pause meanwhile does not end the wait: the slot's evaluation finds the signal paused.
-    if (waitMs <= 0 || !(await condition(woken, waitMs))) this.due = { by: 'schedule', slotAt };
+    if (waitMs <= 0 || !(await condition(woken, waitMs)))
+      this.due = dueAt === null ? { by: 'schedule', slotAt } : { by: 'time', dueAt };
     this.nextEvaluationAt = null;
   }
 
@@ -159,6 +183,7 @@ export class SignalRun {
       due: this.due,
       status: this.status,
       leadsStartedThisEvaluation: this.startedThisEvaluation,
+      ...(this.dueByTime !== null ? { nextDueAt: new Date(this.dueByTime).toISOString() } : {}),
     };
   }
 }

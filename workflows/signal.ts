@@ -93,6 +93,7 @@ async function evaluate(run: SignalRun, input: SignalWorkflowInput): Promise<voi
     // A pause that came while the batch's transaction ran wins over the `active` it read.
     const paused = batch.state !== 'active' || run.phase === 'pausing';
     run.showStatus(paused ? 'paused' : batch.deferredBy === 'credits' ? 'credits_exhausted' : 'active');
+    run.batchAnswered(batch.nextDueAt);
     await handOff(run, input, batch.leads, batch.retry);
     if (!batch.more || run.phase !== 'evaluating') break;
     if (run.mustContinueAsNew()) {

@@ -179,4 +179,79 @@ export const EXAMPLES: { name: string; scenario: Scenario }[] = [
       commands: [{ do: 'evaluate' }, { do: 'watch', what: 'company', target: 1 }, { do: 'evaluate' }],
     },
   },
+  // Passing time: nothing announces it; the evaluation's nextDueAt wakes the signal (docs/decisions/wake-on-arrival.md).
+  {
+    name: 'job changes, cap 1: the deferred lead comes once the cap day ends (due by time)',
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      dailyLeadLimit: 1,
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer', 'Chief Financial Officer'] },
+      events: [
+        { type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 },
+        { type: 'job_change', company: 2, person: 1, minutes: -50, variant: 0 },
+      ],
+      // The top-up wakes it the same day: deferred by the cap, it answers the next UTC day.
+      commands: [
+        { do: 'evaluate' },
+        { do: 'topUp', credits: 1 },
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 1440 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: "job changes, cap 1: the day's last lead taken, a candidate past the batch comes the next day (due by time, no deferral)",
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      dailyLeadLimit: 1,
+      duplicateHandling: 'refuse',
+      config: { jobTitles: ['Chief Technology Officer', 'Chief Financial Officer'] },
+      events: [
+        { type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 },
+        { type: 'job_change', company: 2, person: 1, minutes: -50, variant: 0 },
+      ],
+      commands: [{ do: 'evaluate' }, { do: 'advance', minutes: 1440 }, { do: 'evaluate' }],
+    },
+  },
+  {
+    name: 'fundraising: a round dated ahead becomes a lead once its date comes (due by time)',
+    scenario: {
+      ...base,
+      kind: 'fundraising',
+      duplicateHandling: 'refuse',
+      config: {},
+      events: [{ type: 'fundraising', company: 0, person: null, minutes: 30, variant: 0 }],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 20 },
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 10 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
+  {
+    name: "job changes, 1d: a person's second job change waits for the duplicate window, then comes (due by time)",
+    scenario: {
+      ...base,
+      kind: 'job_changes',
+      duplicateHandling: '1d',
+      config: { jobTitles: ['Chief Technology Officer'] },
+      events: [
+        { type: 'job_change', company: 0, person: 0, minutes: -60, variant: 0 },
+        { type: 'job_change', company: 1, person: 0, minutes: -50, variant: 0 },
+      ],
+      commands: [
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 720 },
+        { do: 'evaluate' },
+        { do: 'advance', minutes: 720 },
+        { do: 'evaluate' },
+      ],
+    },
+  },
 ];

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { SIGNAL_TYPES } from '../../src/signal-types/registry';
 import { scenarioOf, type Command, type Scenario, type SignalKind } from './scenario';
-import { Twins } from './twins';
+import { Twins, type BatchOutcome } from './twins';
 import { EXAMPLES } from './examples';
 import { World, emptyWorld, openWorld, type OpenWorld } from './world';
 
@@ -24,10 +24,11 @@ import { World, emptyWorld, openWorld, type OpenWorld } from './world';
  * commands wrote (announced by the real writers, matched by the real index) name its keys, when
  * a service tells it of a change no row announces (credits granted, a suppression removed,
  * watched entries added or removed), when a command sends its workflow a message (configure,
- * resume), or when its timer may have something nothing announces (the clock moved). At an
- * evaluation it sleeps through, the full read must produce nothing, and every outcome must
- * still be the same (FC_WAKE_RUNS runs per type). Its scenarios do not move the clock, so the
- * signal sleeps often and only the announcer can wake it; a suppression added tells nobody.
+ * resume), or when the clock has reached the `nextDueAt` its last evaluation answered (passing
+ * time: a cap day that ends, an event dated ahead, a duplicate window that runs out). A clock
+ * move wakes nothing by itself. At an evaluation it sleeps through, the full read must produce
+ * nothing, and every outcome must still be the same (FC_WAKE_RUNS runs per type); a suppression
+ * added tells nobody.
  */
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
@@ -64,13 +65,16 @@ const tally = () => ({
   paused: 0,
   /** Wake-on-arrival mode: evaluations the incremental twin slept through. */
   slept: 0,
+  /** Wake-on-arrival mode: evaluations only the clock reaching the last `nextDueAt` woke it for. */
+  timed: 0,
   refused: new Map<string, number>(),
 });
 const seen = tally();
 
-async function evaluateBoth(twins: Twins, step: number): Promise<void> {
+async function evaluateBoth(twins: Twins, step: number, wake?: Wakefulness): Promise<void> {
   const [full, incremental] = await twins.evaluate();
-  same('the batches (state, produced, deferredBy)', step, full, incremental);
+  same('the batches (state, produced, deferredBy, nextDueAt)', step, full, incremental);
+  wake?.evaluated(incremental);
   seen.evaluations++;
   for (const batch of full) {
     seen.leads += batch.produced;
@@ -86,40 +90,47 @@ async function evaluateBoth(twins: Twins, step: number): Promise<void> {
 
 type Mode = 'every evaluation' | 'wake on arrival';
 
-/**
- * Commands whose effect nothing announces: the signal's timer (the safety net) reads them. Credits,
- * suppressions removed and watched entries are told by their services (`open.woken`).
- */
-const TIMER_COMMANDS = new Set(['advance']);
 /** Commands after which the signals service messages the workflow. */
 const MESSAGE_COMMANDS = new Set(['configure', 'resume']);
 
 /**
  * Whether the incremental twin is awake at an evaluation: told by the arrivals announcer (the
- * rows the commands wrote, after it flushed), by a message, or due by its timer.
+ * rows the commands wrote, after it flushed), by a message, or due by time: the clock reached
+ * the `nextDueAt` its last evaluation answered (the workflow's timer waits for it). No other
+ * timer stands in: passing time (caps, dates, duplicate windows) must be answered for.
  */
 class Wakefulness {
   /** Activation evaluates at once. */
   private due = true;
+  /** The `nextDueAt` of the incremental twin's last evaluation (its last batch's), in ms. */
+  private dueAt: number | null = null;
 
   constructor(private readonly signalId: string) {}
 
   after(command: Command): void {
-    if (TIMER_COMMANDS.has(command.do) || MESSAGE_COMMANDS.has(command.do)) this.due = true;
+    if (MESSAGE_COMMANDS.has(command.do)) this.due = true;
   }
 
   async take(): Promise<boolean> {
     await open.services.arrivals.flush();
     const told = open.woken.delete(this.signalId);
-    const awake = told || this.due;
+    const timed = this.dueAt !== null && open.clock.now().getTime() >= this.dueAt;
+    const awake = told || this.due || timed;
+    if (timed && !told && !this.due) seen.timed++;
     this.due = false;
     return awake;
+  }
+
+  /** What the evaluation it was woken for answered: the last batch's, as the workflow keeps it. */
+  evaluated(batches: BatchOutcome[]): void {
+    const last = batches.at(-1)?.nextDueAt;
+    this.dueAt = last ? Date.parse(last) : null;
   }
 }
 
 /** One evaluation step: both twins, or with wake on arrival only the full read when the incremental twin sleeps. */
 async function evaluateStep(twins: Twins, step: number, wake: Wakefulness | undefined): Promise<void> {
-  if (!wake || (await wake.take())) return evaluateBoth(twins, step);
+  if (!wake || (await wake.take())) return evaluateBoth(twins, step, wake);
   seen.slept++;
   const [full] = await twins.evaluate({ fullOnly: true });
   same('the leads a full read produced while the signal slept', step, 0, sum(full));
@@ -199,7 +210,7 @@ async function play(scenario: Scenario, mode: Mode = 'every evaluation'): Promis
 async function check(kind: SignalKind, mode: Mode = 'every evaluation'): Promise<void> {
   Object.assign(seen, tally());
   const details = await fc.check(
-    fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS, untimed: mode === 'wake on arrival' }), (scenario) =>
+    fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), (scenario) =>
       play(scenario, mode),
     ),
     { seed: SEED, numRuns: mode === 'wake on arrival' ? WAKE_RUNS : RUNS },

@@ -296,14 +296,8 @@ const advanceMinutes = fc.oneof(
   fc.integer({ min: 1440, max: 10 * 1440 }),
 );
 
-/**
- * `untimed`: only commands whose effect a written row, a service's tell or a message to the
- * workflow announces; the clock, left to the signal's timer, is not drawn. The wake-on-arrival
- * mode uses it, so that its signal sleeps often.
- */
-function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
+function command(kind: SignalKind): fc.Arbitrary<Command> {
   const watchlist = signalType(kind).watchesCompanies === true;
-  const timer = (choice: fc.WeightedArbitrary<Command>) => (untimed ? [] : [choice]);
   const choices: fc.WeightedArbitrary<Command>[] = [
     {
       weight: 6,
@@ -320,7 +314,7 @@ function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
         events: fc.array(eventDraft(kind), { minLength: 1, maxLength: 4 }),
       }),
     },
-    ...timer({ weight: 4, arbitrary: fc.record({ do: fc.constant('advance'), minutes: advanceMinutes }) }),
+    { weight: 4, arbitrary: fc.record({ do: fc.constant('advance'), minutes: advanceMinutes }) },
     { weight: 1, arbitrary: fc.record({ do: fc.constant('addCompany'), company: companyTraits }) },
     { weight: 2, arbitrary: fc.record({ do: fc.constant('addPerson'), person: personTraits }) },
     {
@@ -393,7 +387,7 @@ function command(kind: SignalKind, untimed = false): fc.Arbitrary<Command> {
 
 export function scenarioOf(
   kind: SignalKind,
-  options: { maxCommands: number; untimed?: boolean },
+  options: { maxCommands: number },
 ): fc.Arbitrary<Scenario> {
   return fc.record({
     kind: fc.constant(kind),
@@ -408,6 +402,6 @@ export function scenarioOf(
     people: fc.array(personTraits, { minLength: 3, maxLength: 12, size: 'max' }),
     events: fc.array(eventDraft(kind), { minLength: 3, maxLength: 20, size: 'max' }),
     batchSize: fc.constantFrom(2, 5, 100),
-    commands: fc.array(command(kind, options.untimed), { minLength: 1, maxLength: options.maxCommands, size: 'max' }),
+    commands: fc.array(command(kind), { minLength: 1, maxLength: options.maxCommands, size: 'max' }),
   });
 }

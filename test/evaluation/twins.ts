@@ -17,6 +17,8 @@ export interface BatchOutcome {
   state: string;
   produced: number;
   deferredBy?: 'dailyLeadLimit' | 'credits';
+  /** When passing time alone may next give a lead: both reads must answer the same. */
+  nextDueAt?: string;
 }
 
 interface Twin {
@@ -157,6 +159,7 @@ export class Twins {
           state: batch.state,
           produced: batch.produced,
           ...(batch.deferredBy ? { deferredBy: batch.deferredBy } : {}),
+          ...(batch.nextDueAt ? { nextDueAt: batch.nextDueAt } : {}),
         });
         await twin.production.recordHandOff(batch.leads.map((lead) => lead.leadId));
         if (!batch.more) break;

@@ -327,3 +327,30 @@ test('between messages it evaluates on its slots (an interval of seconds through
   expect(signal.produced).toEqual([null, slotAt]);
   expect(await signal.runs()).toHaveLength(1);
 });
+
+test("a batch's nextDueAt wakes it then, well before its hourly slot; an evaluation answering none waits for the slot again", async () => {
+  const dueAt = new Date(Date.now() + 3_000).toISOString();
+  const signal = await startSignal([batch([], false, { nextDueAt: dueAt }), batch([], false)]);
+  const waiting = await eventually(async () => {
+    const state = await signal.state();
+    return state.evaluations === 1 && state.nextEvaluationAt !== null && state;
+  }, 'the first evaluation over');
+  expect(waiting.nextEvaluationAt).toBe(dueAt);
+
+  await eventually(async () => (await signal.state()).evaluations === 2, 'the evaluation due by time', 15_000);
+  // Due by time, not a slot: production is told no slot.
+  expect(signal.produced).toEqual([null, null]);
+  const after = await eventually(async () => (await signal.state()).nextEvaluationAt, 'waiting again');
+  expect(Date.parse(after) - Date.parse(dueAt)).toBeGreaterThan(30 * 60_000);
+  expect(await signal.runs()).toHaveLength(1);
+});
+
+test('the time due is carried across continue-as-new: the run after a hand-off wakes at it', async () => {
+  const dueAt = new Date(Date.now() + 4_000).toISOString();
+  const signal = await startSignal([batch([producedLead()], false, { nextDueAt: dueAt }), batch([], false)]);
+  await eventually(async () => (await signal.runs()).length === 2, 'continued as new after the hand-off');
+  await eventually(async () => (await signal.state()).nextEvaluationAt === dueAt, 'the new run waiting for the time due');
+
+  await eventually(async () => (await signal.state()).evaluations === 2, 'the evaluation due by time', 15_000);
+  expect(signal.produced).toEqual([null, null]);
+});

@@ -7,6 +7,7 @@ import { signalType } from '../../signal-types/registry';
 import type { Candidate } from '../../signal-types/kit/candidate';
 import { findCandidates, leadsLeftToday } from './evaluation';
 import { EvaluationBacklog } from './evaluation-backlog';
+import { nextCapDay, nextDueByTime } from './next-due';
 import { duplicateWindowDays } from '../../signal-types/kit/evaluation-rules';
 import { leadIdFor } from './lead-identity';
 import { suppressionFilter } from './suppression-rule';
@@ -28,6 +29,12 @@ export interface ProductionBatch {
   /** True when this batch stopped at its size and more candidates may wait. */
   more: boolean;
   deferredBy?: 'dailyLeadLimit' | 'credits';
+  /**
+   * The earliest instant after now (ISO) at which passing time alone may give the signal a lead:
+   * its cap day ends, an event dated ahead comes, a duplicate window runs out (next-due.ts). May
+   * be early, never late; absent when none, or while `more` (the next batch answers).
+   */
+  nextDueAt?: string;
 }
 
 type StopReason = 'cap' | 'credits' | 'inactive';
@@ -75,7 +82,14 @@ export class LeadProduction {
     }
     const remainingToday = leadsLeftToday(signal, this.clock.utcDay(now));
     if (remainingToday <= 0)
-      return { state: 'active', leads: await pending(), produced: 0, more: false, deferredBy: 'dailyLeadLimit' };
+      return {
+        state: 'active',
+        leads: await pending(),
+        produced: 0,
+        more: false,
+        deferredBy: 'dailyLeadLimit',
+        nextDueAt: nextCapDay(this.clock, now).toISOString(),
+      };
 
     const limit = Math.min(batchSize, remainingToday);
     const read = this.backlog ? await this.backlog.refresh(signal, now, limit) : undefined;
@@ -89,14 +103,28 @@ export class LeadProduction {
       await execute(this.db, `UPDATE signals SET credits_exhausted_at = NULL WHERE id = $1`, [signalId]);
 
     const deferredBy = stop === 'credits' ? 'credits' : stop === 'cap' ? 'dailyLeadLimit' : undefined;
+    // A full batch may hide more candidates; skipped repeats leave cap unused for them.
+    const more = !stop && candidates.length === limit && produced < remainingToday;
+    const nextDueAt =
+      stop === 'inactive' || more ? null : await this.nextDue(signal, now, stop === 'cap' || produced >= remainingToday);
     return {
       state: stop === 'inactive' ? 'paused' : 'active',
       leads: await pending(),
       produced,
-      // A full batch may hide more candidates; skipped repeats leave cap unused for them.
-      more: !stop && candidates.length === limit && produced < remainingToday,
+      more,
       ...(deferredBy ? { deferredBy } : {}),
+      ...(nextDueAt ? { nextDueAt: nextDueAt.toISOString() } : {}),
     };
+  }
+
+  /**
+   * When passing time alone may next give the signal a lead. At its cap (refused by it, or its
+   * last lead of the day taken with candidates possibly left beyond the batch), nothing produces
+   * before the day ends; otherwise the next event dated ahead or duplicate window running out.
+   */
+  private async nextDue(signal: Signal, now: Date, capReached: boolean): Promise<Date | null> {
+    if (capReached) return nextCapDay(this.clock, now);
+    return nextDueByTime(this.db.manager, signal, now);
   }
 
   /**

@@ -37,6 +37,8 @@ export interface SignalWorkflowCarried {
   /** As the SignalStatus search attribute shows it (carried over with the attributes). */
   status: SignalWorkflowStatus;
   leadsStartedThisEvaluation: number;
+  /** When passing time alone may next give a lead, as the last evaluation answered (ISO); absent when none. */
+  nextDueAt?: string;
 }
 
 /**
@@ -46,8 +48,14 @@ export interface SignalWorkflowCarried {
  */
 export type SignalRunPhase = 'waiting' | 'evaluating' | 'pausing' | 'paused' | 'deleted';
 
-/** Why an evaluation is due: its first activation, a message, its schedule's slot, or the previous run cut it short. */
-export type EvaluationDue = { by: 'activation' | 'message' | 'continuation' } | { by: 'schedule'; slotAt: number };
+/**
+ * Why an evaluation is due: its first activation, a message, its schedule's slot, the previous
+ * run cut it short, or the time the last evaluation said passing time may give a lead (`time`).
+ */
+export type EvaluationDue =
+  | { by: 'activation' | 'message' | 'continuation' }
+  | { by: 'schedule'; slotAt: number }
+  | { by: 'time'; dueAt: number };
 
 /** What the workflow alone knows, answered by {@link signalWorkflowStateQuery}. */
 export interface SignalWorkflowState {
