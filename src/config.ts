@@ -79,7 +79,7 @@ function schemaFor(env: NodeJS.ProcessEnv) {
       .string()
       .refine((v) => Buffer.from(v, 'base64').length === 32, 'SECRETS_KEY must be 32 bytes, base64'),
     /** The timed evaluation: the safety net for what no written row announces (docs/decisions/wake-on-arrival.md). */
-    SIGNAL_EVALUATION_INTERVAL: duration('15m'),
+    SIGNAL_EVALUATION_INTERVAL: duration('1d'),
     /**
      * Written rows wake the signals they may concern (docs/decisions/wake-on-arrival.md); `false`:
      * only the timer (tests that step a signal's evaluations themselves).

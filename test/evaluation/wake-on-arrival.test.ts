@@ -261,3 +261,32 @@ test('a posting its keys name but its plan refuses (another keyword) does not wa
   await ingest(stack, [posting(`${word} engineer`)]);
   await waitForLeadTotal(api, hiring.id, 1, 30_000);
 });
+
+test('a wake that could not be sent is sent again at the end of the gap', async () => {
+  const rounds = await createSignal(api, 'fundraising', {
+    name: 'rounds in Italy',
+    status: 'active',
+    dailyLeadLimit: 50,
+    config: { locations: ['Italy'] },
+  });
+  const rome = company(uid('rome'), { hqCountryCode: 'IT', hqCity: 'Rome' });
+  await ingest(stack, [rome]);
+  const tries: number[] = [];
+  const gapMs = 1_000;
+  const announcer = new ArrivalAnnouncer(
+    stack.db,
+    createLogger('silent', 'test'),
+    async (signalId) => {
+      if (signalId !== rounds.id) return;
+      tries.push(Date.now());
+      if (tries.length === 1) throw new Error('Temporal is away');
+    },
+    { windowMs: 50, sendsAtOnce: 4, gapMs },
+  );
+  announcer.announce([{ table: 'events', type: 'fundraising', companyId: rome.id }]);
+  await announcer.flush();
+  await waitFor('the second try', async () => [...tries], (sent) => sent.length >= 2, { timeoutMs: 5_000 });
+  await announcer.close();
+  expect(tries).toHaveLength(2);
+  expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(gapMs - 50);
+});

@@ -271,12 +271,13 @@ export class ArrivalAnnouncer implements ArrivalAnnouncements {
     const sender = async () => {
       while (next < signalIds.length) {
         const signalId = signalIds[next++];
-        await wake(signalId).catch((err: unknown) =>
-          this.logger.warn(
-            { err, signalId },
-            'could not wake a signal for arrived rows; its timed evaluation reads them',
-          ),
-        );
+        await wake(signalId).catch((err: unknown) => {
+          // Tried again at the end of a gap, until it goes through or the process stops.
+          this.logger.warn({ err, signalId }, 'could not wake a signal for arrived rows; trying again after the gap');
+          this.told.delete(signalId);
+          if (!this.waiting.has(signalId)) this.waiting.set(signalId, this.now() + this.options.gapMs);
+          this.schedule(this.options.gapMs);
+        });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.options.sendsAtOnce, signalIds.length) }, sender));
