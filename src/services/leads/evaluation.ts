@@ -93,27 +93,29 @@ export function candidateCondition(plan: EvaluationPlan): string {
 
 /**
  * Whether one of these just-written events passes the signal's plan at `now` (its kind, what it
- * watches, every filter, suppressions and CRM exclusions included), or may move another event's
- * lead (a company-wide plan: an earlier event can shift a score's crossing). Wake on arrival tells
- * only such signals (docs/decisions/wake-on-arrival.md). The lead and duplicate rules are left
- * out: they only hold a lead back, and what frees it is told or timed.
+ * watches, every filter, suppressions and CRM exclusions included). Wake on arrival tells only
+ * such signals (docs/decisions/wake-on-arrival.md). A company-wide plan (an account score: an
+ * earlier event can move the crossing) asks the same of every event of the events' companies.
+ * The lead and duplicate rules are left out: they only hold a lead back, and what frees it is
+ * told or timed.
  */
 export async function arrivalsMayConcern(
   db: EntityManager,
   signal: Signal,
-  eventIds: readonly string[],
+  events: readonly { id: string; companyId: string }[],
   now: Date,
 ): Promise<boolean> {
   const plan = evaluationPlan(signal, now);
-  if (plan.companyWide) return true;
   const { args } = plan;
+  const arrived = plan.companyWide
+    ? `e.company_id = ANY($${args.push([...new Set(events.map((event) => event.companyId))])}::text[])`
+    : `e.id = ANY($${args.push(events.map((event) => event.id))}::text[])`;
   const passes = [plan.kind, plan.watched, ...plan.filters.map((filter) => filter.sql)].map((sql) => `(${sql})`);
   // Named though never evaluated (TRUE OR ...), so every bind value of the plan has a type.
   const unused = `(TRUE OR ${plan.isLead} OR (${plan.subjectAllowed}))`;
   const found = await rows(
     db,
-    `SELECT 1 FROM events e ${plan.joins}
-     WHERE e.id = ANY($${args.push(eventIds)}::text[]) AND ${passes.join(' AND ')} AND ${unused} LIMIT 1`,
+    `SELECT 1 FROM events e ${plan.joins} WHERE ${arrived} AND ${passes.join(' AND ')} AND ${unused} LIMIT 1`,
     args,
   );
   return found.length > 0;
@@ -130,18 +132,17 @@ const SCREENS_AT_ONCE = 4;
 export async function signalsArrivalsMayConcern(
   db: DataSource,
   signalIds: readonly string[],
-  events: readonly { id: string; occurredAt: string }[],
+  events: readonly { id: string; companyId: string; occurredAt: string }[],
   now: Date,
 ): Promise<Set<string>> {
   if (events.some((event) => Date.parse(event.occurredAt) > now.getTime())) return new Set(signalIds);
-  const eventIds = events.map((event) => event.id);
   const signals = await db.getRepository(Signal).findBy({ id: In([...signalIds]) });
   const concerned = new Set<string>();
   let next = 0;
   const screen = async () => {
     while (next < signals.length) {
       const signal = signals[next++]!;
-      if (await arrivalsMayConcern(db.manager, signal, eventIds, now)) concerned.add(signal.id);
+      if (await arrivalsMayConcern(db.manager, signal, events, now)) concerned.add(signal.id);
     }
   };
   await Promise.all(Array.from({ length: Math.min(SCREENS_AT_ONCE, signals.length) }, screen));

@@ -41,6 +41,7 @@ export interface ArrivalOptions {
 /** An event just inserted, as the screen reads it. */
 export interface InsertedEvent {
   id: string;
+  companyId: string;
   occurredAt: string;
 }
 export type ScreenArrivals = (signalIds: string[], events: InsertedEvent[]) => Promise<Set<string>>;
@@ -157,7 +158,7 @@ export class ArrivalAnnouncer implements ArrivalAnnouncements {
       const into = screenable ? screened : told;
       for (const key of arrivedRowKeys(row, rowFacts)) into.keys.add(key);
       if (rowFacts) into.watched.add(watchedKey(facetedKind(row)!));
-      if (screenable) inserted.push({ id: row.id!, occurredAt: row.occurredAt! });
+      if (screenable) inserted.push({ id: row.id!, companyId: row.companyId!, occurredAt: row.occurredAt! });
     }
     const arrived = told.keys.size + screened.keys.size > 0;
     const [certain, found] = await Promise.all([
