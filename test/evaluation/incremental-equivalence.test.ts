@@ -210,9 +210,7 @@ async function play(scenario: Scenario, mode: Mode = 'every evaluation'): Promis
 async function check(kind: SignalKind, mode: Mode = 'every evaluation'): Promise<void> {
   Object.assign(seen, tally());
   const details = await fc.check(
-    fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), (scenario) =>
-      play(scenario, mode),
-    ),
+    fc.asyncProperty(scenarioOf(kind, { maxCommands: MAX_COMMANDS }), (scenario) => play(scenario, mode)),
     { seed: SEED, numRuns: mode === 'wake on arrival' ? WAKE_RUNS : RUNS },
   );
   const { refused, ...counts } = seen;

@@ -385,10 +385,7 @@ function command(kind: SignalKind): fc.Arbitrary<Command> {
   return fc.oneof(...choices) as fc.Arbitrary<Command>;
 }
 
-export function scenarioOf(
-  kind: SignalKind,
-  options: { maxCommands: number },
-): fc.Arbitrary<Scenario> {
+export function scenarioOf(kind: SignalKind, options: { maxCommands: number }): fc.Arbitrary<Scenario> {
   return fc.record({
     kind: fc.constant(kind),
     startMinutes: fc.nat({ max: 1439 }),

@@ -285,7 +285,12 @@ test('a wake that could not be sent is sent again at the end of the gap', async 
   );
   announcer.announce([{ table: 'events', type: 'fundraising', companyId: rome.id }]);
   await announcer.flush();
-  await waitFor('the second try', async () => [...tries], (sent) => sent.length >= 2, { timeoutMs: 5_000 });
+  await waitFor(
+    'the second try',
+    async () => [...tries],
+    (sent) => sent.length >= 2,
+    { timeoutMs: 5_000 },
+  );
   await announcer.close();
   expect(tries).toHaveLength(2);
   expect(tries[1]! - tries[0]!).toBeGreaterThanOrEqual(gapMs - 50);

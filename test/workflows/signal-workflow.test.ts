@@ -349,7 +349,10 @@ test('the time due is carried across continue-as-new: the run after a hand-off w
   const dueAt = new Date(Date.now() + 4_000).toISOString();
   const signal = await startSignal([batch([producedLead()], false, { nextDueAt: dueAt }), batch([], false)]);
   await eventually(async () => (await signal.runs()).length === 2, 'continued as new after the hand-off');
-  await eventually(async () => (await signal.state()).nextEvaluationAt === dueAt, 'the new run waiting for the time due');
+  await eventually(
+    async () => (await signal.state()).nextEvaluationAt === dueAt,
+    'the new run waiting for the time due',
+  );
 
   await eventually(async () => (await signal.state()).evaluations === 2, 'the evaluation due by time', 15_000);
   expect(signal.produced).toEqual([null, null]);

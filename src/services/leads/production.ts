@@ -106,7 +106,9 @@ export class LeadProduction {
     // A full batch may hide more candidates; skipped repeats leave cap unused for them.
     const more = !stop && candidates.length === limit && produced < remainingToday;
     const nextDueAt =
-      stop === 'inactive' || more ? null : await this.nextDue(signal, now, stop === 'cap' || produced >= remainingToday);
+      stop === 'inactive' || more
+        ? null
+        : await this.nextDue(signal, now, stop === 'cap' || produced >= remainingToday);
     return {
       state: stop === 'inactive' ? 'paused' : 'active',
       leads: await pending(),
