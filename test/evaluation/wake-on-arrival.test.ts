@@ -258,7 +258,8 @@ test('a posting its keys name but its plan refuses (another keyword) does not wa
   await stack.services.arrivals.flush();
   // Same kind, same country: the keys found it, and the screen read its plan.
   expect(await wakeMessages(hiring.id)).toBe(0);
-  await ingest(stack, [posting(`${word} engineer`)]);
+  // The match and, after it, another refused posting of the same company: each event is screened.
+  await ingest(stack, [posting(`${word} engineer`), posting('Go developer')]);
   await waitForLeadTotal(api, hiring.id, 1, 30_000);
 });
 

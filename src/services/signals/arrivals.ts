@@ -85,8 +85,9 @@ export class ArrivalAnnouncer implements ArrivalAnnouncements {
     for (const row of arrived) {
       const kind = facetedKind(row);
       if (kind !== undefined && this.faceted.size < MAX_PENDING_ROWS) {
-        const ids = row.table === 'companies' ? [] : [row.companyId ?? '', row.personId ?? ''];
-        this.faceted.set(JSON.stringify([kind, ...ids]), row);
+        // One entry per event (the screen reads each), per person, or per kind and company.
+        const id = row.table === 'events' ? row.id : row.table === 'people' ? row.personId : undefined;
+        this.faceted.set(JSON.stringify([kind, id ?? '', 'companyId' in row ? (row.companyId ?? '') : '']), row);
       } else for (const key of arrivedRowKeys(row)) this.coarse.add(key);
     }
     this.schedule(this.options.windowMs);
